@@ -1,0 +1,27 @@
+/**
+ * Jest runs TypeScript through swc with decorator metadata on (type-graphql reads it).
+ * ESM-only dependencies (@noble/*, @scure/*, jose) are transformed to CommonJS for jest's
+ * module registry; at run time Node >= 20.19 requires them natively.
+ */
+const swc = {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+    target: 'es2022',
+    keepClassNames: true,
+  },
+  module: { type: 'commonjs' },
+  sourceMaps: 'inline',
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', swc] },
+  transformIgnorePatterns: ['/node_modules/(?!(@noble|@scure|jose)/)'],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  setupFiles: ['reflect-metadata'],
+  testTimeout: 60000,
+};

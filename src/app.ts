@@ -1,0 +1,97 @@
+import 'reflect-metadata';
+import express, { type Express } from 'express';
+import type { ContainerType } from 'type-graphql';
+import type { Config } from './config';
+import { type Database, openDatabase } from './db/database';
+import { migrate, readMigrations } from './db/migrator';
+import { PrismaApiKeyRepository } from './db/repositories/api-key.repository';
+import { PrismaDidRepository } from './db/repositories/did.repository';
+import { PrismaManagedKeyRepository } from './db/repositories/managed-key.repository';
+import { PrismaTenantRepository } from './db/repositories/tenant.repository';
+import { type Clock, systemClock } from './domain/ports';
+import { buildGraphqlSchema } from './graphql/build-schema';
+import { DidsResolver } from './graphql/resolvers/dids.resolver';
+import { KeysResolver } from './graphql/resolvers/keys.resolver';
+import { createGraphqlEndpoint } from './graphql/server';
+import { EnvelopeKeyCustody } from './kms/key-custody';
+import { kekFromMasterKey } from './kms/envelope';
+import { resolveMasterKey } from './kms/master-key';
+import type { Logger } from './logging/logger';
+import { healthRoutes } from './rest/health.routes';
+import { errorHandler, notFoundHandler } from './rest/middleware/error-handler';
+import { requestContext } from './rest/middleware/request-context';
+import { restRouter } from './rest/router';
+import { type Services, createServices } from './services';
+
+export interface AppOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly clock?: Clock;
+}
+
+export interface CredgateApp {
+  readonly http: Express;
+  readonly db: Database;
+  readonly services: Services;
+  close(): Promise<void>;
+}
+
+/** Opens and migrates the database and returns services only (used by the CLI). */
+export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services }> {
+  const { config, logger } = options;
+  const db = await openDatabase(config.database);
+  try {
+    const applied = await migrate(db.sql, readMigrations());
+    if (applied.length > 0) logger.info({ applied }, 'applied database migrations');
+    const kek = kekFromMasterKey(resolveMasterKey(config, logger));
+    const services = createServices({
+      config,
+      clock: options.clock ?? systemClock,
+      sql: db.sql,
+      tenants: new PrismaTenantRepository(db.prisma),
+      apiKeys: new PrismaApiKeyRepository(db.prisma),
+      dids: new PrismaDidRepository(db.prisma),
+      custody: new EnvelopeKeyCustody(kek, new PrismaManagedKeyRepository(db.prisma)),
+    });
+    return { db, services };
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
+}
+
+/** The composition root: wires every layer. It does not listen; main.ts and tests do. */
+export async function createApp(options: AppOptions): Promise<CredgateApp> {
+  const { config, logger } = options;
+  const { db, services } = await createCore(options);
+  const resolvers = new Map<unknown, unknown>([
+    [KeysResolver, new KeysResolver(services.keys, services.users)],
+    [DidsResolver, new DidsResolver(services.dids, services.users)],
+  ]);
+  const container: ContainerType = { get: (cls) => resolvers.get(cls) };
+  const graphql = await createGraphqlEndpoint({
+    schema: buildGraphqlSchema(container),
+    auth: services.auth,
+    logger,
+    bodyLimitBytes: config.bodyLimitBytes,
+  });
+
+  const http = express();
+  http.disable('x-powered-by');
+  http.use(requestContext(logger));
+  http.use(healthRoutes(services.health));
+  http.use(graphql.router);
+  http.use(restRouter(services, config.bodyLimitBytes));
+  http.use(notFoundHandler());
+  http.use(errorHandler());
+
+  return {
+    http,
+    db,
+    services,
+    async close() {
+      await graphql.stop();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import path from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export type DatabaseConfig =
+  | { readonly kind: 'postgres'; readonly url: string }
+  | { readonly kind: 'pglite'; readonly dataDir: string };
+
+/** Everything the service reads from the environment, parsed and checked once at start-up. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly publicUrl: string;
+  readonly database: DatabaseConfig;
+  readonly dataDir: string;
+  /** 32 raw bytes, or undefined when the embedded default should generate/load one from dataDir. */
+  readonly masterKey: Buffer | undefined;
+  readonly adminApiKey: string | undefined;
+  readonly didMethod: string;
+  readonly network: string;
+  readonly logLevel: LogLevel;
+  readonly bodyLimitBytes: number;
+}
+
+/** Raised for a bad environment; main prints its one-line message and exits non-zero. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+// DID Core: method-name = 1*method-char (lowercase letters and digits).
+const METHOD_RE = /^[a-z0-9]+$/;
+const NETWORK_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+function nonEmpty(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined) return 4000;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError('PORT must be an integer from 0 to 65535');
+  }
+  return Number(raw);
+}
+
+function parseMasterKey(raw: string | undefined): Buffer | undefined {
+  if (raw === undefined) return undefined;
+  if (/^[0-9a-fA-F]{64}$/.test(raw)) return Buffer.from(raw, 'hex');
+  if (/^[A-Za-z0-9+/]{43}=$/.test(raw)) return Buffer.from(raw, 'base64');
+  throw new ConfigError('CREDGATE_MASTER_KEY must be 32 bytes as 64 hex digits or 44 base64 characters');
+}
+
+function parseDatabaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('DATABASE_URL is not a valid URL');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  return raw;
+}
+
+function parseBodyLimit(raw: string | undefined): number {
+  if (raw === undefined) return 1024 * 1024;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1024) {
+    throw new ConfigError('CREDGATE_BODY_LIMIT_BYTES must be an integer of at least 1024');
+  }
+  return Number(raw);
+}
+
+/**
+ * Parses the environment into a frozen Config. Throws ConfigError with a one-line reason on the
+ * first invalid value, so start-up fails fast instead of misbehaving later.
+ */
+export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()): Config {
+  const port = parsePort(nonEmpty(env, 'PORT'));
+  const host = nonEmpty(env, 'HOST') ?? '127.0.0.1';
+  const dataDir = path.resolve(cwd, nonEmpty(env, 'CREDGATE_DATA_DIR') ?? '.credgate');
+  const dbUrl = nonEmpty(env, 'DATABASE_URL');
+  const database: DatabaseConfig = dbUrl
+    ? { kind: 'postgres', url: parseDatabaseUrl(dbUrl) }
+    : { kind: 'pglite', dataDir: path.join(dataDir, 'pgdata') };
+  const masterKey = parseMasterKey(nonEmpty(env, 'CREDGATE_MASTER_KEY'));
+  if (database.kind === 'postgres' && masterKey === undefined) {
+    // A generated key file only makes sense next to an embedded database it travels with.
+    throw new ConfigError('CREDGATE_MASTER_KEY is required when DATABASE_URL is set');
+  }
+  const adminApiKey = nonEmpty(env, 'CREDGATE_ADMIN_API_KEY');
+  if (adminApiKey !== undefined && adminApiKey.length < 24) {
+    throw new ConfigError('CREDGATE_ADMIN_API_KEY must be at least 24 characters');
+  }
+  const didMethod = nonEmpty(env, 'CREDGATE_DID_METHOD') ?? 'credgate';
+  if (!METHOD_RE.test(didMethod) || didMethod === 'key') {
+    throw new ConfigError('CREDGATE_DID_METHOD must be lowercase letters and digits, and not "key"');
+  }
+  const network = nonEmpty(env, 'CREDGATE_NETWORK') ?? 'local';
+  if (!NETWORK_RE.test(network)) {
+    throw new ConfigError('CREDGATE_NETWORK must be lowercase letters, digits and inner hyphens');
+  }
+  const logLevel = (nonEmpty(env, 'LOG_LEVEL') ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  const publicUrlRaw = nonEmpty(env, 'CREDGATE_PUBLIC_URL') ?? `http://${host}:${port}`;
+  let publicUrl: string;
+  try {
+    publicUrl = new URL(publicUrlRaw).toString().replace(/\/$/, '');
+  } catch {
+    throw new ConfigError('CREDGATE_PUBLIC_URL is not a valid URL');
+  }
+  return Object.freeze({
+    port,
+    host,
+    publicUrl,
+    database,
+    dataDir,
+    masterKey,
+    adminApiKey,
+    didMethod,
+    network,
+    logLevel,
+    bodyLimitBytes: parseBodyLimit(nonEmpty(env, 'CREDGATE_BODY_LIMIT_BYTES')),
+  });
+}

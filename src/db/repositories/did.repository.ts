@@ -1,0 +1,61 @@
+import { formatLedgerId, formatServiceDid } from '../../domain/dids/service-did';
+import type { DidRecord, DidRepository, DidRole, KeyAlgorithm, NewDid } from '../../domain/ports';
+import type { PrismaClient } from '../database';
+import { isUniqueViolation } from '../prisma-errors';
+
+type Row = Omit<DidRecord, 'keyAlgorithm' | 'role'> & { keyAlgorithm: string; role: string };
+const toRecord = (row: Row): DidRecord => ({
+  ...row,
+  keyAlgorithm: row.keyAlgorithm as KeyAlgorithm,
+  role: row.role as DidRole,
+});
+
+export class PrismaDidRepository implements DidRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async findByDid(did: string): Promise<DidRecord | null> {
+    const row = await this.prisma.did.findUnique({ where: { did } });
+    return row ? toRecord(row) : null;
+  }
+
+  async findForTenant(tenantId: string, did: string): Promise<DidRecord | null> {
+    const row = await this.prisma.did.findFirst({ where: { did, tenantId } });
+    return row ? toRecord(row) : null;
+  }
+
+  async findByKey(tenantId: string, algorithm: KeyAlgorithm, publicKeyHex: string): Promise<DidRecord | null> {
+    const row = await this.prisma.did.findUnique({
+      where: { tenantId_keyAlgorithm_publicKeyHex: { tenantId, keyAlgorithm: algorithm, publicKeyHex } },
+    });
+    return row ? toRecord(row) : null;
+  }
+
+  async createOrGet(input: NewDid): Promise<{ record: DidRecord; created: boolean }> {
+    const existing = await this.findByKey(input.tenantId, input.keyAlgorithm, input.publicKeyHex);
+    if (existing) return { record: existing, created: false };
+    try {
+      const row = await this.prisma.$transaction(async (tx) => {
+        // The DID document file and its two topics are ledger entities numbered from one sequence.
+        const allocate = (kind: string) => tx.ledgerLog.create({ data: { tenantId: input.tenantId, kind } });
+        const file = await allocate('did-file');
+        const topic = await allocate('credentials');
+        const templateTopic = await allocate('templates');
+        return tx.did.create({
+          data: {
+            ...input,
+            did: formatServiceDid(input.method, input.network, input.identifier),
+            ledgerFileId: formatLedgerId(file.seq),
+            topicId: formatLedgerId(topic.seq),
+            templateTopicId: formatLedgerId(templateTopic.seq),
+          },
+        });
+      });
+      return { record: toRecord(row), created: true };
+    } catch (e) {
+      if (!isUniqueViolation(e)) throw e;
+      const raced = await this.findByKey(input.tenantId, input.keyAlgorithm, input.publicKeyHex);
+      if (!raced) throw e;
+      return { record: raced, created: false };
+    }
+  }
+}

@@ -1,0 +1,1 @@
+export { canonicalize, canonicalBytes } from './jcs';

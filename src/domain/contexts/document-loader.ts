@@ -1,0 +1,52 @@
+import { AppError } from '../../errors';
+import { CREDENTIALS_V1_CONTEXT } from './credentials-v1';
+import { CREDGATE_V1_CONTEXT, CREDGATE_V1_CONTEXT_URL } from './credgate-v1';
+import { DID_V1_CONTEXT } from './did-v1';
+import { ED25519_2018_V1_CONTEXT } from './ed25519-2018-v1';
+
+/** What a jsonld document loader resolves to (structurally the `jsonld` package's RemoteDocument). */
+export interface RemoteDocument {
+  contextUrl: string | null;
+  documentUrl: string;
+  document: unknown;
+}
+
+/** A jsonld document loader: URL -> document. */
+export type DocumentLoader = (url: string, options?: unknown) => Promise<RemoteDocument>;
+
+export const CREDENTIALS_V1_URL = 'https://www.w3.org/2018/credentials/v1';
+export const ED25519_2018_V1_URL = 'https://w3id.org/security/suites/ed25519-2018/v1';
+export const DID_V1_URL = 'https://www.w3.org/ns/did/v1';
+
+/** Every context the service knows, keyed by the exact URL a document names it by. */
+export const PINNED_CONTEXTS: ReadonlyMap<string, unknown> = new Map<string, unknown>([
+  [CREDENTIALS_V1_URL, CREDENTIALS_V1_CONTEXT],
+  [ED25519_2018_V1_URL, ED25519_2018_V1_CONTEXT],
+  [DID_V1_URL, DID_V1_CONTEXT],
+  [CREDGATE_V1_CONTEXT_URL, CREDGATE_V1_CONTEXT],
+]);
+
+/**
+ * A jsonld document loader that serves only the pinned contexts plus `extra` (URL -> full JSON-LD
+ * document, e.g. `{ '@context': {...} }`) and never touches the network.
+ *
+ * Any other URL throws `AppError('INVALID_INPUT', 'unknown JSON-LD context <url>')`. Lookups are by
+ * exact string, so `http:` vs `https:` or a trailing slash is a different, unknown URL. `extra`
+ * may not replace a pinned URL: a signature made under one text of a context must not verify under
+ * another. Documents are deep-copied on every load because jsonld rewrites relative URLs in the
+ * context objects it is given, and are returned without a `tag`, so jsonld caches them only for the
+ * duration of one operation and a loader can never be bypassed by another loader's cache entry.
+ */
+export function createDocumentLoader(extra?: Record<string, unknown>): DocumentLoader {
+  const documents = new Map<string, unknown>(PINNED_CONTEXTS);
+  for (const [url, document] of Object.entries(extra ?? {})) {
+    if (PINNED_CONTEXTS.has(url)) {
+      throw new AppError('INVALID_INPUT', `JSON-LD context ${url} is pinned and cannot be replaced`);
+    }
+    documents.set(url, structuredClone(document));
+  }
+  return async (url: string): Promise<RemoteDocument> => {
+    if (!documents.has(url)) throw new AppError('INVALID_INPUT', `unknown JSON-LD context ${url}`);
+    return { contextUrl: null, documentUrl: url, document: structuredClone(documents.get(url)) };
+  };
+}

@@ -1,0 +1,94 @@
+import { canonize } from 'jsonld';
+import { AppError, isAppError } from '../../errors';
+import { CREDGATE_JSON_LITERAL_TERMS } from './credgate-v1';
+import type { DocumentLoader } from './document-loader';
+
+interface JsonLdErrorShape {
+  name?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  details?: { code?: unknown; cause?: unknown; event?: { code?: unknown; details?: unknown } };
+}
+
+/** jsonld wraps loader failures (`details.cause`); surface our own AppError when it is in the chain. */
+function findAppError(error: unknown): AppError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current !== null && typeof current === 'object'; depth += 1) {
+    if (isAppError(current)) return current;
+    const shape = current as JsonLdErrorShape;
+    current = shape.details?.cause ?? shape.cause;
+  }
+  return undefined;
+}
+
+const MAX_DETAIL = 300;
+
+function describe(error: unknown): string {
+  const shape = (error ?? {}) as JsonLdErrorShape;
+  const event = shape.details?.event;
+  if (event && typeof event.code === 'string') {
+    // Safe-mode events name the offending property/IRI; they never contain key material.
+    const details = JSON.stringify(event.details ?? {});
+    const shown = details.length > MAX_DETAIL ? `${details.slice(0, MAX_DETAIL)}...` : details;
+    return `JSON-LD safe mode rejected the document (${event.code}): ${shown}`;
+  }
+  const code = typeof shape.details?.code === 'string' ? ` (${shape.details.code})` : '';
+  const message = typeof shape.message === 'string' ? shape.message : 'unknown error';
+  return `JSON-LD processing failed${code}: ${message}`;
+}
+
+function dropped(path: string, what: string): never {
+  throw new AppError(
+    'INVALID_INPUT',
+    `JSON-LD value at ${path} is ${what}, which has no RDF representation, so a signature could not cover it; omit the member instead`,
+  );
+}
+
+/**
+ * JSON-LD expansion removes `null` members and empty arrays without any safe-mode event, so
+ * `{ a: null }` and `{}` would canonicalize (and sign) identically. Reject them up front. Values of
+ * JSON-literal terms (`@type: @json`, e.g. Credgate's `biometrics`) are kept verbatim by JSON-LD and
+ * `@context` may legitimately contain `null`, so those subtrees are not inspected.
+ */
+function assertNothingDropped(value: unknown, path: string): void {
+  if (value === null) dropped(path, 'null');
+  if (typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    if (value.length === 0) dropped(path, 'an empty array');
+    value.forEach((item: unknown, i) => assertNothingDropped(item, `${path}[${i}]`));
+    return;
+  }
+  for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
+    if (key === '@context' || CREDGATE_JSON_LITERAL_TERMS.has(key)) continue;
+    assertNothingDropped(member, `${path}.${key}`);
+  }
+}
+
+/**
+ * RDF Dataset Canonicalization (RDFC-1.0, output-identical to URDNA2015 for these documents) of a
+ * JSON-LD document, as canonical N-Quads.
+ *
+ * Everything a signature is computed over must contain every field, so this is stricter than
+ * jsonld's defaults and throws `AppError('INVALID_INPUT')` instead of leaving data out:
+ * - safe mode: a term no context defines, a relative IRI, an empty node object and every other
+ *   construct that jsonld reports as dropped is an error;
+ * - `null` members and empty arrays (dropped by JSON-LD without a safe-mode event) are rejected,
+ *   except inside `@context` and JSON-literal terms;
+ * - `base` is left at jsonld's default `''` (what jsonld-signatures uses). Passing `base: null`
+ *   would open a hole: an IRI-valued member equal to `''` (e.g. `credentialStatus: ''`) is then
+ *   silently dropped even in safe mode, while with `''` it stays relative and is rejected.
+ * An unknown context URL surfaces as the loader's `AppError`.
+ */
+export async function canonizeJsonLd(document: object, documentLoader: DocumentLoader): Promise<string> {
+  assertNothingDropped(document, '$');
+  try {
+    return await canonize(document, {
+      safe: true,
+      format: 'application/n-quads',
+      documentLoader,
+      canonizeOptions: { algorithm: 'RDFC-1.0', messageDigestAlgorithm: 'sha256', maxWorkFactor: 1 },
+    });
+  } catch (error) {
+    throw findAppError(error) ?? new AppError('INVALID_INPUT', describe(error));
+  }
+}

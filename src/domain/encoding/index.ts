@@ -1,0 +1,3 @@
+export * from './hex';
+export * from './base64';
+export * from './multibase';

@@ -1,0 +1,30 @@
+/**
+ * Every expected failure carries one of these codes. The HTTP status of each code is fixed here,
+ * once, so both transports (and both REST families) agree on it.
+ */
+export const ERROR_STATUS = {
+  INVALID_INPUT: 400,
+  MALFORMED_JSON: 400,
+  INVALID_PUBLIC_KEY: 400,
+  INVALID_PRIVATE_KEY: 400,
+  INVALID_DID: 400,
+  INVALID_SIGNATURE: 401,
+  SCHEMA_VALIDATION_FAILED: 400,
+  VERIFICATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  DID_NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNSUPPORTED_DID_METHOD: 501,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_STATUS[code];
+}

@@ -1,0 +1,40 @@
+import { unwrapResolverError } from '@apollo/server/errors';
+import type { GraphQLFormattedError } from 'graphql';
+import { isAppError } from '../errors';
+import type { Logger } from '../logging/logger';
+
+/** Codes Apollo itself assigns to client mistakes; they pass through unchanged. */
+const CLIENT_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'UNAUTHENTICATED',
+]);
+
+/**
+ * The one GraphQL error mapping: AppErrors keep their code (in `extensions.code`) and message;
+ * Apollo's own client errors pass through; anything else becomes INTERNAL with no detail.
+ */
+export function createFormatError(logger: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    const base = { message: formatted.message, locations: formatted.locations, path: formatted.path };
+    if (isAppError(original)) {
+      return {
+        ...base,
+        message: original.message,
+        extensions: { code: original.code, status: original.status, ...(original.details ? { details: original.details } : {}) },
+      };
+    }
+    const code = formatted.extensions?.['code'];
+    if (typeof code === 'string' && CLIENT_CODES.has(code)) {
+      return { ...base, extensions: { code } };
+    }
+    logger.error({ err: original }, 'unhandled GraphQL error');
+    return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL' } };
+  };
+}

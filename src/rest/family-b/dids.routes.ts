@@ -1,0 +1,31 @@
+import { Router } from 'express';
+import type { AuthService } from '../../services/auth.service';
+import type { DidsService } from '../../services/dids.service';
+import { actorOf } from '../context';
+import { authorize } from '../middleware/authorize';
+import { bodyObject, optionalString, pathParam, requiredHeader, requiredString } from '../validate';
+
+export function didRoutes(auth: AuthService, dids: DidsService): Router {
+  const r = Router();
+  const anyScope = authorize(auth, []);
+
+  r.post('/dids', authorize(auth, ['issuer', 'holder']), async (req, res) => {
+    const body = bodyObject(req);
+    const { document, created } = await dids.createDid(actorOf(res), {
+      method: requiredString(body, 'method', 64),
+      publicKey: requiredString(body, 'publicKey', 200),
+      keyType: optionalString(body, 'keyType', 32),
+    });
+    res.status(created ? 201 : 200).json(document);
+  });
+
+  r.get('/dids', anyScope, async (req, res) => {
+    res.json(await dids.getDidDocument(actorOf(res), requiredHeader(req, 'did', 512)));
+  });
+
+  r.get('/dids/:did', anyScope, async (req, res) => {
+    res.json(await dids.getDidDocument(actorOf(res), pathParam(req, 'did')));
+  });
+
+  return r;
+}

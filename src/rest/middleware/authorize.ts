@@ -1,0 +1,24 @@
+import type { NextFunction, Request, Response } from 'express';
+import { AppError } from '../../errors';
+import { type Scope, hasAnyScope } from '../../domain/tenancy/actor';
+import type { AuthService } from '../../services/auth.service';
+import type { RestLocals } from '../context';
+
+/**
+ * Authenticates the API key (X-API-Key, any capitalisation) and checks that the caller holds one
+ * of `scopes` (an empty list admits any authenticated caller).
+ */
+export function authorize(auth: AuthService, scopes: readonly Scope[]) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    try {
+      const actor = await auth.authenticate(req.get('x-api-key'));
+      if (!hasAnyScope(actor, scopes)) {
+        throw new AppError('FORBIDDEN', `this operation needs one of the scopes: ${scopes.join(', ')}`);
+      }
+      (res.locals as RestLocals).actor = actor;
+      next();
+    } catch (e) {
+      next(e);
+    }
+  };
+}

@@ -1,0 +1,35 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { AppError } from '../../errors';
+
+function hasBody(req: Request): boolean {
+  const len = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (len !== undefined && len !== '0');
+}
+
+/**
+ * JSON bodies only: a body of another media type is refused with 415 before parsing, so a
+ * client mistake never reaches a handler as an empty object. Multipart routes mount their own
+ * parser ahead of this one.
+ */
+export function jsonBody(limitBytes: number) {
+  const parse = express.json({ limit: limitBytes, strict: true, type: ['application/json', 'application/*+json'] });
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (!hasBody(req) || req.is('multipart/form-data')) return next();
+    if (!req.is(['application/json', 'application/*+json'])) {
+      return next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'request bodies must be application/json'));
+    }
+    parse(req, res, next);
+  };
+}
+
+/** Translates body-parser's errors (which carry `type`) into AppErrors. */
+export function bodyParserError(err: unknown): AppError | undefined {
+  const type = (err as { type?: unknown } | null)?.type;
+  if (type === 'entity.parse.failed') return new AppError('MALFORMED_JSON', 'request body is not valid JSON');
+  if (type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', 'request body is too large');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body encoding');
+  }
+  if (type === 'request.aborted' || type === 'request.size.invalid') return new AppError('INVALID_INPUT', 'request body was incomplete');
+  return undefined;
+}

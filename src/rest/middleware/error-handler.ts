@@ -1,0 +1,32 @@
+import type { NextFunction, Request, Response } from 'express';
+import { AppError, isAppError } from '../../errors';
+import { familyAError, familyBError } from '../envelopes';
+import type { RestLocals } from '../context';
+import { bodyParserError } from './body';
+
+/** Maps any error to the envelope of the family the route belongs to. The one REST mapping. */
+export function errorHandler() {
+  // Express recognises error middleware by its four parameters.
+  return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
+    const l = res.locals as RestLocals;
+    let e: AppError;
+    if (isAppError(err)) e = err;
+    else {
+      const parsed = bodyParserError(err);
+      if (parsed) e = parsed;
+      else {
+        l.log?.error({ err }, 'unhandled error');
+        e = new AppError('INTERNAL', 'Server error');
+      }
+    }
+    if (res.headersSent) return;
+    if (e.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'ApiKey header="X-API-Key"');
+    res.status(e.status).json(l.family === 'A' ? familyAError(e) : familyBError(e));
+  };
+}
+
+export function notFoundHandler() {
+  return (_req: Request, _res: Response, next: NextFunction): void => {
+    next(new AppError('NOT_FOUND', 'Not found'));
+  };
+}

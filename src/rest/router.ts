@@ -1,0 +1,33 @@
+import { type NextFunction, type Request, type Response, Router } from 'express';
+import type { Services } from '../services';
+import type { RestLocals } from './context';
+import { userRoutes } from './family-a/user.routes';
+import { didRoutes } from './family-b/dids.routes';
+import { keyRoutes } from './family-b/keys.routes';
+import { resolverRoutes } from './family-b/resolver.routes';
+import { jsonBody } from './middleware/body';
+
+/** Path prefixes of Family A; their errors use the Family A envelope. */
+export const FAMILY_A_PREFIXES = ['/api', '/issuer', '/user', '/verifier'];
+
+function markFamilyA(_req: Request, res: Response, next: NextFunction): void {
+  (res.locals as RestLocals).family = 'A';
+  next();
+}
+
+/** Every documented REST path; Family A paths are served bare and under /api. */
+export function restRouter(services: Services, bodyLimitBytes: number): Router {
+  const r = Router();
+  r.use(FAMILY_A_PREFIXES, markFamilyA);
+  r.use(jsonBody(bodyLimitBytes));
+
+  const familyA = Router();
+  familyA.use(userRoutes(services.auth, services.users));
+  r.use('/api', familyA);
+  r.use(familyA);
+
+  r.use(keyRoutes(services.auth, services.keys));
+  r.use(didRoutes(services.auth, services.dids));
+  r.use(resolverRoutes(services.auth, services.dids));
+  return r;
+}

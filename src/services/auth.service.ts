@@ -1,0 +1,120 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { AppError, invalidInput, notFound } from '../errors';
+import type { ApiKeyRecord, ApiKeyRepository, Clock, TenantRecord, TenantRepository } from '../domain/ports';
+import { type Actor, type Scope, isScope } from '../domain/tenancy/actor';
+import { apiKeyHashMatches, hashApiKey, newApiKey, parseApiKey } from '../domain/tenancy/api-key-format';
+
+export const DEFAULT_TENANT_SLUG = 'default';
+const SLUG_RE = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+export interface ApiKeyView {
+  readonly id: string;
+  readonly tenant: string;
+  readonly name: string | null;
+  readonly scopes: readonly Scope[];
+  readonly createdAt: Date;
+  readonly revokedAt: Date | null;
+}
+
+const toView = (k: ApiKeyRecord): ApiKeyView => ({
+  id: k.id,
+  tenant: k.tenantSlug,
+  name: k.name,
+  scopes: k.scopes,
+  createdAt: k.createdAt,
+  revokedAt: k.revokedAt,
+});
+
+function digest(s: string): Buffer {
+  return createHash('sha256').update(s, 'utf8').digest();
+}
+
+export function parseScopes(raw: readonly string[]): Scope[] {
+  const scopes = [...new Set(raw.map((s) => s.trim()).filter((s) => s !== ''))];
+  const bad = scopes.filter((s) => !isScope(s));
+  if (scopes.length === 0 || bad.length > 0) {
+    throw invalidInput('scopes must be a non-empty list of admin, issuer, holder, verifier');
+  }
+  return scopes as Scope[];
+}
+
+/** API-key authentication and the tenant/key administration behind the CLI. */
+export class AuthService {
+  private readonly adminKeyDigest: Buffer | undefined;
+  private defaultTenant: TenantRecord | undefined;
+
+  constructor(
+    private readonly tenants: TenantRepository,
+    private readonly apiKeys: ApiKeyRepository,
+    private readonly clock: Clock,
+    adminApiKey: string | undefined,
+  ) {
+    this.adminKeyDigest = adminApiKey === undefined ? undefined : digest(adminApiKey);
+  }
+
+  /** Resolves an API key to its caller. Unknown, malformed and revoked keys look the same. */
+  async authenticate(rawKey: string | undefined): Promise<Actor> {
+    if (rawKey === undefined || rawKey === '') {
+      throw new AppError('UNAUTHENTICATED', 'an API key is required in the X-API-Key header');
+    }
+    if (this.adminKeyDigest && timingSafeEqual(digest(rawKey), this.adminKeyDigest)) {
+      const tenant = await this.ensureTenant(DEFAULT_TENANT_SLUG, 'Default tenant');
+      return { tenantId: tenant.id, tenantSlug: tenant.slug, apiKeyId: 'env-admin', scopes: ['admin'] };
+    }
+    const parsed = parseApiKey(rawKey);
+    const record = parsed ? await this.apiKeys.findById(parsed.id) : null;
+    if (!parsed || !record || record.revokedAt !== null || !apiKeyHashMatches(parsed.text, record.secretHash)) {
+      throw new AppError('UNAUTHENTICATED', 'invalid API key');
+    }
+    return { tenantId: record.tenantId, tenantSlug: record.tenantSlug, apiKeyId: record.id, scopes: record.scopes };
+  }
+
+  async ensureTenant(slug: string, name?: string): Promise<TenantRecord> {
+    if (slug === DEFAULT_TENANT_SLUG && this.defaultTenant) return this.defaultTenant;
+    if (!SLUG_RE.test(slug)) throw invalidInput('tenant must be lowercase letters, digits and hyphens (max 63)');
+    let tenant = await this.tenants.findBySlug(slug);
+    if (!tenant) {
+      try {
+        tenant = await this.tenants.create({ slug, name: name ?? slug });
+      } catch (e) {
+        tenant = await this.tenants.findBySlug(slug);
+        if (!tenant) throw e;
+      }
+    }
+    if (slug === DEFAULT_TENANT_SLUG) this.defaultTenant = tenant;
+    return tenant;
+  }
+
+  listTenants(): Promise<TenantRecord[]> {
+    return this.tenants.list();
+  }
+
+  /** Creates a key (and its tenant if new). The returned `key` text is never retrievable again. */
+  async createApiKey(input: { tenant: string; scopes: readonly string[]; name?: string }): Promise<{ key: string; apiKey: ApiKeyView }> {
+    const scopes = parseScopes(input.scopes);
+    const tenant = await this.ensureTenant(input.tenant);
+    const { id, text } = newApiKey();
+    const record = await this.apiKeys.create({
+      id,
+      tenantId: tenant.id,
+      name: input.name ?? null,
+      secretHash: hashApiKey(text),
+      scopes,
+    });
+    return { key: text, apiKey: toView(record) };
+  }
+
+  async listApiKeys(tenantSlug: string): Promise<ApiKeyView[]> {
+    const tenant = await this.tenants.findBySlug(tenantSlug);
+    if (!tenant) throw notFound('tenant');
+    return (await this.apiKeys.listByTenant(tenant.id)).map(toView);
+  }
+
+  async revokeApiKey(tenantSlug: string, id: string): Promise<void> {
+    const tenant = await this.tenants.findBySlug(tenantSlug);
+    if (!tenant) throw notFound('tenant');
+    if (!/^[0-9a-f-]{36}$/.test(id) || !(await this.apiKeys.revoke(tenant.id, id, this.clock.now()))) {
+      throw notFound('active API key');
+    }
+  }
+}
