@@ -22,6 +22,8 @@ module.exports = {
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', swc] },
   transformIgnorePatterns: ['/node_modules/(?!(@noble|@scure|jose)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  // Generated Prisma client (and ESM deps) import './x.js' specifiers that name .ts sources.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   setupFiles: ['reflect-metadata'],
   testTimeout: 60000,
 };

@@ -44,6 +44,13 @@ describe('pinned JSON-LD contexts', () => {
     expect(ED25519_2018_V1_CONTEXT).toEqual(vector('contexts_ed25519-2018-v1.json'));
   });
 
+  it('freezes the pinned documents', () => {
+    expect(Object.isFrozen(CREDENTIALS_V1_CONTEXT['@context'].VerifiableCredential['@context'])).toBe(true);
+    expect(() => {
+      (CREDENTIALS_V1_CONTEXT['@context'] as Record<string, unknown>).id = 'https://evil.example/id';
+    }).toThrow(TypeError);
+  });
+
   it('pins exactly the expected URLs', () => {
     expect([...PINNED_CONTEXTS.keys()].sort()).toEqual(
       [CREDENTIALS_V1_URL, CREDGATE_V1_CONTEXT_URL, DID_V1_URL, ED25519_2018_V1_URL].sort(),
@@ -168,6 +175,7 @@ describe('canonizeJsonLd with the pinned contexts', () => {
     ['a null member', { ...familyA, expirationDate: null }, '$.expirationDate is null'],
     ['a null claim', { ...familyA, credentialSubject: [{ id: 'did:example:1', name: null }] }, '$.credentialSubject[0].name is null'],
     ['an empty array', { ...familyA, credentialSubject: [] }, '$.credentialSubject is an empty array'],
+    ['an @index', { ...familyA, '@index': 'x' }, '$.@index is an @index'],
   ])('rejects %s, which JSON-LD would drop without a safe-mode event', async (_label, document, fragment) => {
     const error = await rejection(canonizeJsonLd(document, load));
     expect(error.code).toBe('INVALID_INPUT');

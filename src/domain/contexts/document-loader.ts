@@ -18,13 +18,26 @@ export const CREDENTIALS_V1_URL = 'https://www.w3.org/2018/credentials/v1';
 export const ED25519_2018_V1_URL = 'https://w3id.org/security/suites/ed25519-2018/v1';
 export const DID_V1_URL = 'https://www.w3.org/ns/did/v1';
 
-/** Every context the service knows, keyed by the exact URL a document names it by. */
-export const PINNED_CONTEXTS: ReadonlyMap<string, unknown> = new Map<string, unknown>([
-  [CREDENTIALS_V1_URL, CREDENTIALS_V1_CONTEXT],
-  [ED25519_2018_V1_URL, ED25519_2018_V1_CONTEXT],
-  [DID_V1_URL, DID_V1_CONTEXT],
-  [CREDGATE_V1_CONTEXT_URL, CREDGATE_V1_CONTEXT],
-]);
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const member of Object.values(value)) deepFreeze(member);
+  }
+  return value;
+}
+
+/**
+ * Every context the service knows, keyed by the exact URL a document names it by. The documents are
+ * frozen at load time so no code path can change, at run time, what a pinned URL means.
+ */
+export const PINNED_CONTEXTS: ReadonlyMap<string, unknown> = new Map<string, unknown>(
+  [
+    [CREDENTIALS_V1_URL, CREDENTIALS_V1_CONTEXT],
+    [ED25519_2018_V1_URL, ED25519_2018_V1_CONTEXT],
+    [DID_V1_URL, DID_V1_CONTEXT],
+    [CREDGATE_V1_CONTEXT_URL, CREDGATE_V1_CONTEXT],
+  ].map(([url, document]) => [url as string, deepFreeze(document)]),
+);
 
 /**
  * A jsonld document loader that serves only the pinned contexts plus `extra` (URL -> full JSON-LD

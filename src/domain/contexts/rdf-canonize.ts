@@ -45,7 +45,7 @@ function dropped(path: string, what: string): never {
 }
 
 /**
- * JSON-LD expansion removes `null` members and empty arrays without any safe-mode event, so
+ * JSON-LD removes `null` members, empty arrays and `@index` entries without any safe-mode event, so
  * `{ a: null }` and `{}` would canonicalize (and sign) identically. Reject them up front. Values of
  * JSON-literal terms (`@type: @json`, e.g. Credgate's `biometrics`) are kept verbatim by JSON-LD and
  * `@context` may legitimately contain `null`, so those subtrees are not inspected.
@@ -60,6 +60,7 @@ function assertNothingDropped(value: unknown, path: string): void {
   }
   for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
     if (key === '@context' || CREDGATE_JSON_LITERAL_TERMS.has(key)) continue;
+    if (key === '@index') dropped(`${path}.${key}`, 'an @index');
     assertNothingDropped(member, `${path}.${key}`);
   }
 }
@@ -72,8 +73,8 @@ function assertNothingDropped(value: unknown, path: string): void {
  * jsonld's defaults and throws `AppError('INVALID_INPUT')` instead of leaving data out:
  * - safe mode: a term no context defines, a relative IRI, an empty node object and every other
  *   construct that jsonld reports as dropped is an error;
- * - `null` members and empty arrays (dropped by JSON-LD without a safe-mode event) are rejected,
- *   except inside `@context` and JSON-literal terms;
+ * - `null` members, empty arrays and `@index` (dropped by JSON-LD without a safe-mode event) are
+ *   rejected, except inside `@context` and JSON-literal terms;
  * - `base` is left at jsonld's default `''` (what jsonld-signatures uses). Passing `base: null`
  *   would open a hole: an IRI-valued member equal to `''` (e.g. `credentialStatus: ''`) is then
  *   silently dropped even in safe mode, while with `''` it stays relative and is rejected.

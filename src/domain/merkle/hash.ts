@@ -52,7 +52,7 @@ export function foldRight(hashes: readonly Uint8Array[]): Uint8Array {
   const last = hashes[hashes.length - 1];
   if (last === undefined) throw new AppError('INTERNAL', 'cannot fold an empty list of hashes');
   // Copy so callers never receive (and could mutate) a reader's own buffer.
-  let acc = last.slice();
+  let acc: Uint8Array = last.slice();
   for (let i = hashes.length - 2; i >= 0; i--) acc = nodeHash(hashes[i] as Uint8Array, acc);
   return acc;
 }

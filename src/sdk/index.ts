@@ -1,0 +1,2 @@
+export * from './generated';
+export * from './client';

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Writable } from 'node:stream';
+import { type CredgateApp, createApp } from '../../src/app';
+import type { Config } from '../../src/config';
+import type { Clock } from '../../src/domain/ports';
+import { createLogger } from '../../src/logging/logger';
+import { createCredgateClient, type Sdk } from '../../src/sdk';
+import { type TestDatabase, createTestDatabase } from './test-db';
+
+/** Log lines the service wrote, kept so tests can prove no secret was ever logged. */
+export class LogCapture extends Writable {
+  readonly lines: string[] = [];
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: () => void): void {
+    this.lines.push(...chunk.toString('utf8').split('\n').filter((l) => l !== ''));
+    cb();
+  }
+  text(): string {
+    return this.lines.join('\n');
+  }
+}
+
+export interface TestServer {
+  readonly baseUrl: string;
+  readonly app: CredgateApp;
+  readonly config: Config;
+  readonly db: TestDatabase;
+  readonly logs: LogCapture;
+  /** The admin key of the default tenant, from CREDGATE_ADMIN_API_KEY. */
+  readonly adminKey: string;
+  /** Creates an API key through the same service the CLI uses. */
+  apiKey(tenant: string, scopes: string[]): Promise<string>;
+  sdk(apiKey?: string): Sdk;
+  /** Stops the HTTP server and the app; the database stays (see `stop`). */
+  close(): Promise<void>;
+  /** close() and drop the database. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly db?: TestDatabase;
+  readonly clock?: Clock;
+  readonly masterKey?: Buffer;
+  readonly env?: Partial<Config>;
+}
+
+export function testConfig(db: TestDatabase, overrides: Partial<Config> = {}, masterKey?: Buffer): Config {
+  return Object.freeze({
+    port: 0,
+    host: '127.0.0.1',
+    publicUrl: 'http://credgate.test',
+    database: db.config,
+    dataDir: db.dataDir,
+    masterKey: masterKey ?? (db.config.kind === 'postgres' ? randomBytes(32) : undefined),
+    adminApiKey: `admin-${randomBytes(16).toString('hex')}`,
+    didMethod: 'credgate',
+    network: 'local',
+    logLevel: 'info' as const,
+    bodyLimitBytes: 64 * 1024,
+    ...overrides,
+  });
+}
+
+/** Starts a real Credgate (real database, real HTTP on a loopback port). */
+export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
+  const db = options.db ?? (await createTestDatabase());
+  const config = testConfig(db, options.env, options.masterKey);
+  const logs = new LogCapture();
+  const app = await createApp({ config, logger: createLogger('info', logs), ...(options.clock ? { clock: options.clock } : {}) });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.http.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const close = async (): Promise<void> => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await app.close();
+  };
+  return {
+    baseUrl,
+    app,
+    config,
+    db,
+    logs,
+    adminKey: config.adminApiKey!,
+    async apiKey(tenant, scopes) {
+      return (await app.services.auth.createApiKey({ tenant, scopes })).key;
+    },
+    sdk: (apiKey) => createCredgateClient({ url: `${baseUrl}/graphql`, ...(apiKey ? { apiKey } : {}) }),
+    close,
+    async stop() {
+      await close();
+      await db.drop();
+    },
+  };
+}
