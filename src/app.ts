@@ -8,7 +8,7 @@ import { PrismaApiKeyRepository } from './db/repositories/api-key.repository';
 import { PrismaDidRepository } from './db/repositories/did.repository';
 import { PrismaManagedKeyRepository } from './db/repositories/managed-key.repository';
 import { PrismaTenantRepository } from './db/repositories/tenant.repository';
-import { type Clock, systemClock } from './domain/ports';
+import { type Clock, type KeyCustody, systemClock } from './domain/ports';
 import { buildGraphqlSchema } from './graphql/build-schema';
 import { DidsResolver } from './graphql/resolvers/dids.resolver';
 import { KeysResolver } from './graphql/resolvers/keys.resolver';
@@ -33,17 +33,20 @@ export interface CredgateApp {
   readonly http: Express;
   readonly db: Database;
   readonly services: Services;
+  /** Key custody, exposed for administration and tests; transports never use it directly. */
+  readonly custody: KeyCustody;
   close(): Promise<void>;
 }
 
 /** Opens and migrates the database and returns services only (used by the CLI). */
-export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services }> {
+export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services; custody: KeyCustody }> {
   const { config, logger } = options;
   const db = await openDatabase(config.database);
   try {
     const applied = await migrate(db.sql, readMigrations());
     if (applied.length > 0) logger.info({ applied }, 'applied database migrations');
     const kek = kekFromMasterKey(resolveMasterKey(config, logger));
+    const custody = new EnvelopeKeyCustody(kek, new PrismaManagedKeyRepository(db.prisma));
     const services = createServices({
       config,
       clock: options.clock ?? systemClock,
@@ -51,9 +54,9 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       tenants: new PrismaTenantRepository(db.prisma),
       apiKeys: new PrismaApiKeyRepository(db.prisma),
       dids: new PrismaDidRepository(db.prisma),
-      custody: new EnvelopeKeyCustody(kek, new PrismaManagedKeyRepository(db.prisma)),
+      custody,
     });
-    return { db, services };
+    return { db, services, custody };
   } catch (e) {
     await db.close();
     throw e;
@@ -63,7 +66,7 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
 /** The composition root: wires every layer. It does not listen; main.ts and tests do. */
 export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { config, logger } = options;
-  const { db, services } = await createCore(options);
+  const { db, services, custody } = await createCore(options);
   const resolvers = new Map<unknown, unknown>([
     [KeysResolver, new KeysResolver(services.keys, services.users)],
     [DidsResolver, new DidsResolver(services.dids, services.users)],
@@ -89,6 +92,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     http,
     db,
     services,
+    custody,
     async close() {
       await graphql.stop();
       await db.close();

@@ -34,7 +34,8 @@ async function main(): Promise<void> {
         () => process.exit(1),
       );
     });
-    // Keep-alive sockets would hold close() open; give in-flight requests a moment, then go.
+    // Idle keep-alive sockets would hold close() open; in-flight requests get a grace period.
+    server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), 5000).unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -11,6 +11,12 @@ import type { SqlExecutor } from './sql-executor';
 
 export type { PrismaClient };
 
+/** Makes close() safe to call twice (shutdown paths and tests may both close). */
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => (done ??= fn());
+}
+
 /** An open database: Prisma for the repositories, raw SQL for the migrator and health checks. */
 export interface Database {
   readonly kind: DatabaseConfig['kind'];
@@ -28,10 +34,10 @@ async function openPostgres(url: string): Promise<Database> {
     kind: 'postgres',
     prisma,
     sql: new PgExecutor(pool),
-    async close() {
+    close: once(async () => {
       await prisma.$disconnect();
       await pool.end();
-    },
+    }),
   };
 }
 
@@ -43,10 +49,10 @@ async function openPglite(dataDir: string): Promise<Database> {
     kind: 'pglite',
     prisma,
     sql: new PgliteExecutor(pglite),
-    async close() {
+    close: once(async () => {
       await prisma.$disconnect();
       await pglite.close();
-    },
+    }),
   };
 }
 

@@ -29,6 +29,8 @@ export async function createGraphqlEndpoint(deps: {
     includeStacktraceInErrorResponses: false,
     introspection: true,
     plugins: [ApolloServerPluginLandingPageDisabled()],
+    // main.ts owns graceful shutdown; Apollo's own signal handlers would race it.
+    stopOnTerminationSignals: false,
   });
   await server.start();
 

@@ -1,0 +1,3 @@
+export * from './calendar';
+export * from './conditions';
+export * from './verify-params';

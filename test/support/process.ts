@@ -1,0 +1,80 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '../..');
+export const DIST = path.join(ROOT, 'dist');
+
+/** The process tests run what `npm start` runs: the compiled service (npm test builds it first). */
+export function requireBuild(): void {
+  if (!existsSync(path.join(DIST, 'main.js')) || !existsSync(path.join(DIST, 'cli.js'))) {
+    throw new Error('dist/ is missing: run `npm run build` (npm test does this first)');
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Environment for child processes: none of the parent's Credgate/database settings leak in. */
+export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
+  return { ...env, ...extra };
+}
+
+export interface RunningService {
+  readonly url: string;
+  readonly proc: ChildProcess;
+  readonly stdout: string[];
+  readonly stderr: string[];
+  stop(): Promise<number | null>;
+}
+
+export async function startService(env: Record<string, string>): Promise<RunningService> {
+  requireBuild();
+  const port = await freePort();
+  const proc = spawn(process.execPath, [path.join(DIST, 'main.js')], { cwd: ROOT, env: cleanEnv({ ...env, PORT: String(port) }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  proc.stdout!.on('data', (d: Buffer) => stdout.push(...d.toString().split('\n').filter(Boolean)));
+  proc.stderr!.on('data', (d: Buffer) => stderr.push(...d.toString().split('\n').filter(Boolean)));
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  // Bounded wait for the listening log line (start-up includes migrations).
+  for (let i = 0; i < 300 && !stdout.some((l) => l.includes('credgate listening')); i++) {
+    if (proc.exitCode !== null) throw new Error(`service exited early: ${stderr.join('\n')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!stdout.some((l) => l.includes('credgate listening'))) throw new Error(`service did not start: ${stderr.join('\n')}`);
+  return {
+    url,
+    proc,
+    stdout,
+    stderr,
+    async stop() {
+      proc.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+export function runCli(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+  requireBuild();
+  const r = spawnSync(process.execPath, [path.join(DIST, 'cli.js'), ...args], { cwd: ROOT, env: cleanEnv(env), encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function runMain(env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+  requireBuild();
+  const r = spawnSync(process.execPath, [path.join(DIST, 'main.js')], { cwd: ROOT, env: cleanEnv(env), encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
