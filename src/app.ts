@@ -8,10 +8,18 @@ import { PrismaApiKeyRepository } from './db/repositories/api-key.repository';
 import { PrismaDidRepository } from './db/repositories/did.repository';
 import { PrismaManagedKeyRepository } from './db/repositories/managed-key.repository';
 import { PrismaTenantRepository } from './db/repositories/tenant.repository';
+import { PrismaIssuedCredentialRepository } from './db/repositories/issued-credential.repository';
+import { PrismaIssuerDidPointer } from './db/repositories/issuer-did-pointer.repository';
+import { PrismaSchemaRepository } from './db/repositories/schema.repository';
+import { EnvelopeSecretBox } from './kms/secret-box';
 import { type Clock, type KeyCustody, systemClock } from './domain/ports';
 import { buildGraphqlSchema } from './graphql/build-schema';
 import { DidsResolver } from './graphql/resolvers/dids.resolver';
 import { KeysResolver } from './graphql/resolvers/keys.resolver';
+import { HolderResolver } from './graphql/resolvers/family-a/holder.resolver';
+import { IssuerResolver } from './graphql/resolvers/family-a/issuer.resolver';
+import { SchemasResolver } from './graphql/resolvers/family-a/schemas.resolver';
+import { VerifierResolver } from './graphql/resolvers/family-a/verifier.resolver';
 import { createGraphqlEndpoint } from './graphql/server';
 import { EnvelopeKeyCustody } from './kms/key-custody';
 import { kekFromMasterKey } from './kms/envelope';
@@ -55,6 +63,10 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       apiKeys: new PrismaApiKeyRepository(db.prisma),
       dids: new PrismaDidRepository(db.prisma),
       custody,
+      box: new EnvelopeSecretBox(kek),
+      schemas: new PrismaSchemaRepository(db.prisma),
+      issued: new PrismaIssuedCredentialRepository(db.prisma),
+      issuerPointer: new PrismaIssuerDidPointer(db.prisma),
     });
     return { db, services, custody };
   } catch (e) {
@@ -70,6 +82,10 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const resolvers = new Map<unknown, unknown>([
     [KeysResolver, new KeysResolver(services.keys, services.users)],
     [DidsResolver, new DidsResolver(services.dids, services.users)],
+    [IssuerResolver, new IssuerResolver(services.issuerDids, services.credentials, services.zkp)],
+    [SchemasResolver, new SchemasResolver(services.schemas)],
+    [HolderResolver, new HolderResolver(services.credentials)],
+    [VerifierResolver, new VerifierResolver(services.verification)],
   ]);
   const container: ContainerType = { get: (cls) => resolvers.get(cls) };
   const graphql = await createGraphqlEndpoint({

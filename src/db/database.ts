@@ -10,6 +10,7 @@ import { PgliteExecutor } from './pglite-executor';
 import type { SqlExecutor } from './sql-executor';
 
 export type { PrismaClient };
+export type { Prisma } from '../generated/prisma/client';
 
 /** Makes close() safe to call twice (shutdown paths and tests may both close). */
 function once(fn: () => Promise<void>): () => Promise<void> {

@@ -102,6 +102,10 @@ export interface DidRepository {
    * record instead when the tenant already registered that key (idempotent under races).
    */
   createOrGet(input: NewDid): Promise<{ record: DidRecord; created: boolean }>;
+  findById(id: string): Promise<DidRecord | null>;
+  markDeleted(tenantId: string, id: string, at: Date): Promise<boolean>;
+  /** Removes a DID nobody can have seen yet (the loser of an issuer-DID creation race). */
+  discard(tenantId: string, id: string): Promise<void>;
 }
 
 /** Custody of service-held private keys; plaintext keys exist only inside `use`. */
@@ -109,4 +113,68 @@ export interface KeyCustody {
   store(input: { tenantId: string; algorithm: KeyAlgorithm; privateKey: Uint8Array; publicKeyHex: string; purpose: string }): Promise<ManagedKeyRecord>;
   findByPublicKey(tenantId: string, algorithm: KeyAlgorithm, publicKeyHex: string): Promise<ManagedKeyRecord | null>;
   use<T>(tenantId: string, keyId: string, fn: (privateKey: Uint8Array) => T | Promise<T>): Promise<T>;
+}
+
+export interface SchemaRecord {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly name: string;
+  readonly version: number;
+  readonly body: Record<string, unknown>;
+  readonly createdAt: Date;
+}
+
+export interface SchemaRepository {
+  /** Adds the next version of `name` (1 when new). Concurrent calls never share a version. */
+  createNextVersion(input: { tenantId: string; name: string; body: (version: number) => Record<string, unknown> }): Promise<SchemaRecord>;
+  findLatest(tenantId: string, name: string): Promise<SchemaRecord | null>;
+  findById(id: string): Promise<SchemaRecord | null>;
+  findVersion(tenantId: string, name: string, version: number): Promise<SchemaRecord | null>;
+  listByTenant(tenantId: string): Promise<SchemaRecord[]>;
+  /** Public lookup by name across tenants (schemas are published documents). */
+  findPublic(tenantSlug: string | undefined, name: string, version: number | undefined): Promise<SchemaRecord[]>;
+}
+
+export type CredentialStatus = 'issued' | 'revoked' | 'superseded';
+
+export interface IssuedCredentialRecord {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly schemaId: string;
+  readonly issuerDidId: string;
+  readonly holderDid: string;
+  readonly holderPublicKeyHex: string;
+  readonly userSignature: string;
+  readonly isEncrypted: boolean;
+  readonly document: Record<string, unknown>;
+  readonly sealedSubject: Uint8Array;
+  readonly status: CredentialStatus;
+  readonly supersededById: string | null;
+  readonly revokedAt: Date | null;
+  readonly expiresAt: Date;
+  readonly createdAt: Date;
+}
+
+export interface IssuedCredentialRepository {
+  /** Stores a new credential; when `supersedes` is given, marks that one superseded in the same transaction. */
+  create(record: Omit<IssuedCredentialRecord, 'createdAt' | 'status' | 'supersededById' | 'revokedAt'>, supersedes?: { tenantId: string; id: string }): Promise<IssuedCredentialRecord>;
+  /** Any tenant's credential: verifiers are usually another party. */
+  findById(id: string): Promise<IssuedCredentialRecord | null>;
+  findForTenant(tenantId: string, id: string): Promise<IssuedCredentialRecord | null>;
+  /** issued -> revoked; false when it was not in the issued state. */
+  revoke(tenantId: string, id: string, at: Date): Promise<boolean>;
+}
+
+export interface IssuerDidPointer {
+  current(tenantId: string): Promise<string | null>;
+  /** Sets the pointer only when empty; false when another caller won the race. */
+  claim(tenantId: string, didId: string): Promise<boolean>;
+  /** Clears the pointer when it still names `didId`. */
+  release(tenantId: string, didId: string): Promise<void>;
+}
+
+/** Authenticated encryption at rest for service-held records; `context` binds the ciphertext to its row. */
+export interface SecretBox {
+  seal(plaintext: Uint8Array, context: string): Uint8Array;
+  open(envelope: Uint8Array, context: string): Uint8Array;
 }

@@ -4,8 +4,12 @@ import { type ContainerType, buildSchemaSync } from 'type-graphql';
 import { authChecker } from './auth-checker';
 import { DidsResolver } from './resolvers/dids.resolver';
 import { KeysResolver } from './resolvers/keys.resolver';
+import { HolderResolver } from './resolvers/family-a/holder.resolver';
+import { IssuerResolver } from './resolvers/family-a/issuer.resolver';
+import { SchemasResolver } from './resolvers/family-a/schemas.resolver';
+import { VerifierResolver } from './resolvers/family-a/verifier.resolver';
 
-export const RESOLVERS = [KeysResolver, DidsResolver] as const;
+export const RESOLVERS = [KeysResolver, DidsResolver, IssuerResolver, SchemasResolver, HolderResolver, VerifierResolver] as const;
 
 /** Resolver instances come from the composition root; printing the schema needs none. */
 const noContainer: ContainerType = {

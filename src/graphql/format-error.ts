@@ -7,7 +7,6 @@ import type { Logger } from '../logging/logger';
 const CLIENT_CODES = new Set([
   'GRAPHQL_PARSE_FAILED',
   'GRAPHQL_VALIDATION_FAILED',
-  'BAD_USER_INPUT',
   'BAD_REQUEST',
   'OPERATION_RESOLUTION_FAILURE',
   'PERSISTED_QUERY_NOT_FOUND',
@@ -31,6 +30,8 @@ export function createFormatError(logger: Logger) {
       };
     }
     const code = formatted.extensions?.['code'];
+    // A variable of the wrong type is bad input like any other: one code across transports.
+    if (code === 'BAD_USER_INPUT') return { ...base, extensions: { code: 'INVALID_INPUT', status: 400 } };
     if (typeof code === 'string' && CLIENT_CODES.has(code)) {
       return { ...base, extensions: { code } };
     }

@@ -2,6 +2,10 @@ import { type NextFunction, type Request, type Response, Router } from 'express'
 import type { Services } from '../services';
 import type { RestLocals } from './context';
 import { userRoutes } from './family-a/user.routes';
+import { issuerRoutes } from './family-a/issuer.routes';
+import { schemaRoutes } from './family-a/schema.routes';
+import { verifierRoutes } from './family-a/verifier.routes';
+import { publicRoutes } from './public.routes';
 import { didRoutes } from './family-b/dids.routes';
 import { keyRoutes } from './family-b/keys.routes';
 import { resolverRoutes } from './family-b/resolver.routes';
@@ -22,12 +26,16 @@ export function restRouter(services: Services, bodyLimitBytes: number): Router {
   r.use(jsonBody(bodyLimitBytes));
 
   const familyA = Router();
-  familyA.use(userRoutes(services.auth, services.users));
+  familyA.use(userRoutes(services.auth, services.users, services.credentials));
+  familyA.use(issuerRoutes(services.auth, services.issuerDids, services.credentials, services.zkp));
+  familyA.use(schemaRoutes(services.auth, services.schemas));
+  familyA.use(verifierRoutes(services.auth, services.verification));
   r.use('/api', familyA);
   r.use(familyA);
 
   r.use(keyRoutes(services.auth, services.keys));
   r.use(didRoutes(services.auth, services.dids));
   r.use(resolverRoutes(services.auth, services.dids));
+  r.use(publicRoutes(services.schemas));
   return r;
 }

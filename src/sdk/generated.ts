@@ -14,6 +14,91 @@ export type CreateDidInput = {
   publicKey: string;
 };
 
+/** REST: the body of POST /issuer/createSchema. */
+export type CreateSchemaInput = {
+  attributes: Array<SchemaAttributeInput>;
+  /** Schema names, optionally pinned (`name:3`). */
+  dependantSchemas?: Array<string> | null | undefined;
+  description: string;
+  expiration: ExpirationInput;
+  schemaName: string;
+};
+
+/** REST: the body of POST /issuer/createZkp, with the conditions gathered in one object. */
+export type CreateZkpInput = {
+  /** attribute → condition, as the top-level REST keys. */
+  conditions: Record<string, unknown>;
+  /** The credential (an object with its id). */
+  credentials: Record<string, unknown>;
+  /** `attribute=value` strings. */
+  verifyParams?: Array<string> | null | undefined;
+};
+
+/** How long credentials of the schema stay valid. */
+export type ExpirationInput = {
+  /** A calendar unit (e.g. days, months, years). */
+  unit: string;
+  value: number;
+};
+
+/** The holder's consent (REST: the did, publicKey and userSignature headers). */
+export type HolderProofInput = {
+  /** The holder DID: a registered user DID or an Ed25519 did:key. */
+  did: string;
+  /** The holder Ed25519 public key, base64. */
+  publicKey: string;
+  /** The holder signature over credentialSubject (signUserData), hex. */
+  userSignature: string;
+};
+
+/** REST: the body of POST/PUT /issuer/verifiableCredential. */
+export type IssueCredentialInput = {
+  credentialSubject: Record<string, unknown>;
+  dependantVerifiableCredential?: Array<Record<string, unknown>> | null | undefined;
+  isEncrypted?: boolean | null | undefined;
+  /** `<name>` (latest version) or `<name>:<version>`. */
+  schemaName: string;
+};
+
+/** One attribute of a Family A schema (REST: an item of `attributes`). */
+export type SchemaAttributeInput = {
+  attributeName: string;
+  description: string;
+  /** Digits, string types only; omit for no limit. */
+  maxLength?: string | null | undefined;
+  required: boolean;
+  /** An attribute type of the interface (e.g. string, number, date). */
+  type: string;
+};
+
+/** REST: the headers and body of POST /verifier/verify. */
+export type VerifyCredentialInput = {
+  /** The credential; give this or cryptograph. */
+  credentials?: Record<string, unknown> | null | undefined;
+  /** The cryptograph text; give this or credentials. */
+  cryptograph?: string | null | undefined;
+  /** The holder Ed25519 public key, base64. */
+  publicKey: string;
+  /** The userSignature returned by issuance. */
+  userSignature: string;
+  /** `attribute=value` strings. */
+  verifyParams?: Array<string> | null | undefined;
+  /** Required when zkpValidation. */
+  zkpCertificate?: ZkpCertificateInput | null | undefined;
+  zkpValidation?: boolean | null | undefined;
+};
+
+/** A ZKP certificate as createZkpCertificate returned it, with the signatures. */
+export type ZkpCertificateInput = {
+  certificate: Record<string, unknown>;
+  /** The issuer's Ed25519 public key, base64. */
+  publicKey: string;
+  /** The holder's userSignature from issuance. */
+  userSignature: string;
+  /** The userSignature createZkpCertificate returned (issuer signature), hex. */
+  zkpSignature: string;
+};
+
 export type DidRecordDocumentFieldsFragment = { recordId: string | null, id: string, topicId: string | null, templateTopicId: string | null, authentication: Array<string>, service: Array<unknown>, created: string | null, updated: string | null, ledgerFileId: string | null, version: number, publicKeys: Array<{ id: string, type: string, publicKeyHex: string, recordId: string }> };
 
 export type CreateDidMutationVariables = Exact<{
@@ -51,6 +136,102 @@ export type RegisterUserDidMutationVariables = Exact<{
 
 export type RegisterUserDidMutation = { registerUserDid: string };
 
+export type IssueCredentialPayloadFieldsFragment = { verifiableCredential: Record<string, unknown>, userSignature: string, cryptograph: string | null, cryptographPng: string | null };
+
+export type CredentialSchemaFieldsFragment = { name: string, body: Record<string, unknown>, timestamp: string };
+
+export type IssuerDidQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type IssuerDidQuery = { issuerDid: string };
+
+export type DeleteIssuerDidMutationVariables = Exact<{
+  did: string;
+}>;
+
+
+export type DeleteIssuerDidMutation = { deleteIssuerDid: boolean };
+
+export type CreateSchemaMutationVariables = Exact<{
+  input: CreateSchemaInput;
+}>;
+
+
+export type CreateSchemaMutation = { createSchema: { name: string, message: { operation: string, versionContol: string, schemaDocumentBase64: string, timestamp: string } } };
+
+export type SchemasQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SchemasQuery = { schemas: Array<{ name: string, body: Record<string, unknown>, timestamp: string }> };
+
+export type SchemaQueryVariables = Exact<{
+  name: string;
+}>;
+
+
+export type SchemaQuery = { schema: { name: string, body: Record<string, unknown>, timestamp: string } };
+
+export type SignUserDataMutationVariables = Exact<{
+  privateKey: string;
+  issuerDid: string;
+  payload: Record<string, unknown>;
+}>;
+
+
+export type SignUserDataMutation = { signUserData: string };
+
+export type IssueCredentialMutationVariables = Exact<{
+  holder: HolderProofInput;
+  input: IssueCredentialInput;
+  isCryptograph?: boolean | null | undefined;
+  downloadCryptograph?: boolean | null | undefined;
+}>;
+
+
+export type IssueCredentialMutation = { issueCredential: { verifiableCredential: Record<string, unknown>, userSignature: string, cryptograph: string | null, cryptographPng: string | null } };
+
+export type ReissueCredentialMutationVariables = Exact<{
+  holder: HolderProofInput;
+  input: IssueCredentialInput;
+  vc: Record<string, unknown>;
+  isCryptograph?: boolean | null | undefined;
+  downloadCryptograph?: boolean | null | undefined;
+}>;
+
+
+export type ReissueCredentialMutation = { reissueCredential: { verifiableCredential: Record<string, unknown>, userSignature: string, cryptograph: string | null, cryptographPng: string | null } };
+
+export type RevokeCredentialMutationVariables = Exact<{
+  vc: Record<string, unknown>;
+  publicKey: string;
+  userSignature: string;
+}>;
+
+
+export type RevokeCredentialMutation = { revokeCredential: { revoked: boolean, credentialId: string, message: string } };
+
+export type CreateZkpCertificateMutationVariables = Exact<{
+  input: CreateZkpInput;
+}>;
+
+
+export type CreateZkpCertificateMutation = { createZkpCertificate: { certificate: Record<string, unknown>, userSignature: string, publicKey: string } };
+
+export type VerifyCredentialQueryVariables = Exact<{
+  input: VerifyCredentialInput;
+}>;
+
+
+export type VerifyCredentialQuery = { verifyCredential: { success: boolean, message: string, data: { isVCValid: string, isIssuerDIDValid: string, biometricMatchScore: string, zkpMessage: Record<string, unknown> | null, reasons: Array<string> } } };
+
+export type DecryptCredentialQueryVariables = Exact<{
+  privateKey: string;
+  vc: Record<string, unknown>;
+}>;
+
+
+export type DecryptCredentialQuery = { decryptCredential: Record<string, unknown> };
+
 export type GenerateKeypairMutationVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -62,11 +243,25 @@ export type GenerateUserKeyPairMutationVariables = Exact<{ [key: string]: never;
 export type GenerateUserKeyPairMutation = { generateUserKeyPair: { privateKey: string, publicKey: string } };
 
 export const DidRecordDocumentFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DidRecordDocumentFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DidRecordDocument"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recordId"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"topicId"}},{"kind":"Field","name":{"kind":"Name","value":"templateTopicId"}},{"kind":"Field","name":{"kind":"Name","value":"publicKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"publicKeyHex"}},{"kind":"Field","name":{"kind":"Name","value":"recordId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"authentication"}},{"kind":"Field","name":{"kind":"Name","value":"service"}},{"kind":"Field","name":{"kind":"Name","value":"created"}},{"kind":"Field","name":{"kind":"Name","value":"updated"}},{"kind":"Field","name":{"kind":"Name","value":"ledgerFileId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}}]}}]} as unknown as DocumentNode;
+export const IssueCredentialPayloadFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"IssueCredentialPayloadFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"IssueCredentialPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"verifiableCredential"}},{"kind":"Field","name":{"kind":"Name","value":"userSignature"}},{"kind":"Field","name":{"kind":"Name","value":"cryptograph"}},{"kind":"Field","name":{"kind":"Name","value":"cryptographPng"}}]}}]} as unknown as DocumentNode;
+export const CredentialSchemaFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CredentialSchemaFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CredentialSchema"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"body"}},{"kind":"Field","name":{"kind":"Name","value":"timestamp"}}]}}]} as unknown as DocumentNode;
 export const CreateDidDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateDid"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateDidInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createDid"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"created"}},{"kind":"Field","name":{"kind":"Name","value":"document"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"DidRecordDocumentFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DidRecordDocumentFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DidRecordDocument"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recordId"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"topicId"}},{"kind":"Field","name":{"kind":"Name","value":"templateTopicId"}},{"kind":"Field","name":{"kind":"Name","value":"publicKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"publicKeyHex"}},{"kind":"Field","name":{"kind":"Name","value":"recordId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"authentication"}},{"kind":"Field","name":{"kind":"Name","value":"service"}},{"kind":"Field","name":{"kind":"Name","value":"created"}},{"kind":"Field","name":{"kind":"Name","value":"updated"}},{"kind":"Field","name":{"kind":"Name","value":"ledgerFileId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}}]}}]} as unknown as DocumentNode;
 export const DidDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Did"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"did"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"did"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"did"},"value":{"kind":"Variable","name":{"kind":"Name","value":"did"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"DidRecordDocumentFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DidRecordDocumentFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DidRecordDocument"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recordId"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"topicId"}},{"kind":"Field","name":{"kind":"Name","value":"templateTopicId"}},{"kind":"Field","name":{"kind":"Name","value":"publicKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"publicKeyHex"}},{"kind":"Field","name":{"kind":"Name","value":"recordId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"authentication"}},{"kind":"Field","name":{"kind":"Name","value":"service"}},{"kind":"Field","name":{"kind":"Name","value":"created"}},{"kind":"Field","name":{"kind":"Name","value":"updated"}},{"kind":"Field","name":{"kind":"Name","value":"ledgerFileId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}}]}}]} as unknown as DocumentNode;
 export const DidDocumentDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"DidDocument"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"did"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"didDocument"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"did"},"value":{"kind":"Variable","name":{"kind":"Name","value":"did"}}}]}]}}]} as unknown as DocumentNode;
 export const DidResolutionDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"DidResolution"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"did"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"didResolution"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"did"},"value":{"kind":"Variable","name":{"kind":"Name","value":"did"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"didDocument"}},{"kind":"Field","name":{"kind":"Name","value":"didResolutionMetadata"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"contentType"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}},{"kind":"Field","name":{"kind":"Name","value":"didDocumentMetadata"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"created"}},{"kind":"Field","name":{"kind":"Name","value":"updated"}},{"kind":"Field","name":{"kind":"Name","value":"deactivated"}},{"kind":"Field","name":{"kind":"Name","value":"versionId"}}]}}]}}]}}]} as unknown as DocumentNode;
 export const RegisterUserDidDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RegisterUserDid"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"publicKey"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"registerUserDid"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"publicKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"publicKey"}}}]}]}}]} as unknown as DocumentNode;
+export const IssuerDidDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"IssuerDid"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"issuerDid"}}]}}]} as unknown as DocumentNode;
+export const DeleteIssuerDidDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteIssuerDid"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"did"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteIssuerDid"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"did"},"value":{"kind":"Variable","name":{"kind":"Name","value":"did"}}}]}]}}]} as unknown as DocumentNode;
+export const CreateSchemaDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateSchema"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateSchemaInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createSchema"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"message"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"operation"}},{"kind":"Field","name":{"kind":"Name","value":"versionContol"}},{"kind":"Field","name":{"kind":"Name","value":"schemaDocumentBase64"}},{"kind":"Field","name":{"kind":"Name","value":"timestamp"}}]}}]}}]}}]} as unknown as DocumentNode;
+export const SchemasDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Schemas"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"schemas"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"CredentialSchemaFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CredentialSchemaFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CredentialSchema"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"body"}},{"kind":"Field","name":{"kind":"Name","value":"timestamp"}}]}}]} as unknown as DocumentNode;
+export const SchemaDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Schema"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"schema"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"CredentialSchemaFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CredentialSchemaFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CredentialSchema"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"body"}},{"kind":"Field","name":{"kind":"Name","value":"timestamp"}}]}}]} as unknown as DocumentNode;
+export const SignUserDataDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SignUserData"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"privateKey"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"issuerDid"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"payload"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"JSONObject"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"signUserData"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"privateKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"privateKey"}}},{"kind":"Argument","name":{"kind":"Name","value":"issuerDid"},"value":{"kind":"Variable","name":{"kind":"Name","value":"issuerDid"}}},{"kind":"Argument","name":{"kind":"Name","value":"payload"},"value":{"kind":"Variable","name":{"kind":"Name","value":"payload"}}}]}]}}]} as unknown as DocumentNode;
+export const IssueCredentialDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"IssueCredential"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"holder"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"HolderProofInput"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IssueCredentialInput"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"isCryptograph"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"downloadCryptograph"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"issueCredential"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"holder"},"value":{"kind":"Variable","name":{"kind":"Name","value":"holder"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}},{"kind":"Argument","name":{"kind":"Name","value":"isCryptograph"},"value":{"kind":"Variable","name":{"kind":"Name","value":"isCryptograph"}}},{"kind":"Argument","name":{"kind":"Name","value":"downloadCryptograph"},"value":{"kind":"Variable","name":{"kind":"Name","value":"downloadCryptograph"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"IssueCredentialPayloadFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"IssueCredentialPayloadFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"IssueCredentialPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"verifiableCredential"}},{"kind":"Field","name":{"kind":"Name","value":"userSignature"}},{"kind":"Field","name":{"kind":"Name","value":"cryptograph"}},{"kind":"Field","name":{"kind":"Name","value":"cryptographPng"}}]}}]} as unknown as DocumentNode;
+export const ReissueCredentialDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ReissueCredential"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"holder"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"HolderProofInput"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IssueCredentialInput"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"vc"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"JSONObject"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"isCryptograph"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"downloadCryptograph"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"reissueCredential"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"holder"},"value":{"kind":"Variable","name":{"kind":"Name","value":"holder"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}},{"kind":"Argument","name":{"kind":"Name","value":"vc"},"value":{"kind":"Variable","name":{"kind":"Name","value":"vc"}}},{"kind":"Argument","name":{"kind":"Name","value":"isCryptograph"},"value":{"kind":"Variable","name":{"kind":"Name","value":"isCryptograph"}}},{"kind":"Argument","name":{"kind":"Name","value":"downloadCryptograph"},"value":{"kind":"Variable","name":{"kind":"Name","value":"downloadCryptograph"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"IssueCredentialPayloadFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"IssueCredentialPayloadFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"IssueCredentialPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"verifiableCredential"}},{"kind":"Field","name":{"kind":"Name","value":"userSignature"}},{"kind":"Field","name":{"kind":"Name","value":"cryptograph"}},{"kind":"Field","name":{"kind":"Name","value":"cryptographPng"}}]}}]} as unknown as DocumentNode;
+export const RevokeCredentialDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RevokeCredential"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"vc"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"JSONObject"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"publicKey"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"userSignature"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"revokeCredential"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"vc"},"value":{"kind":"Variable","name":{"kind":"Name","value":"vc"}}},{"kind":"Argument","name":{"kind":"Name","value":"publicKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"publicKey"}}},{"kind":"Argument","name":{"kind":"Name","value":"userSignature"},"value":{"kind":"Variable","name":{"kind":"Name","value":"userSignature"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"revoked"}},{"kind":"Field","name":{"kind":"Name","value":"credentialId"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]} as unknown as DocumentNode;
+export const CreateZkpCertificateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateZkpCertificate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateZkpInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createZkpCertificate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"certificate"}},{"kind":"Field","name":{"kind":"Name","value":"userSignature"}},{"kind":"Field","name":{"kind":"Name","value":"publicKey"}}]}}]}}]} as unknown as DocumentNode;
+export const VerifyCredentialDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"VerifyCredential"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"VerifyCredentialInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"verifyCredential"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"data"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"isVCValid"}},{"kind":"Field","name":{"kind":"Name","value":"isIssuerDIDValid"}},{"kind":"Field","name":{"kind":"Name","value":"biometricMatchScore"}},{"kind":"Field","name":{"kind":"Name","value":"zkpMessage"}},{"kind":"Field","name":{"kind":"Name","value":"reasons"}}]}}]}}]}}]} as unknown as DocumentNode;
+export const DecryptCredentialDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"DecryptCredential"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"privateKey"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"vc"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"JSONObject"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"decryptCredential"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"privateKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"privateKey"}}},{"kind":"Argument","name":{"kind":"Name","value":"vc"},"value":{"kind":"Variable","name":{"kind":"Name","value":"vc"}}}]}]}}]} as unknown as DocumentNode;
 export const GenerateKeypairDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GenerateKeypair"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"generateKeypair"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"keyId"}},{"kind":"Field","name":{"kind":"Name","value":"algorithm"}},{"kind":"Field","name":{"kind":"Name","value":"publicKey"}},{"kind":"Field","name":{"kind":"Name","value":"privateKey"}}]}}]}}]} as unknown as DocumentNode;
 export const GenerateUserKeyPairDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GenerateUserKeyPair"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"generateUserKeyPair"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"privateKey"}},{"kind":"Field","name":{"kind":"Name","value":"publicKey"}}]}}]}}]} as unknown as DocumentNode;
 export type Requester<C = {}> = <R, V>(doc: DocumentNode, vars?: V, options?: C) => Promise<R> | AsyncIterable<R>
@@ -86,6 +281,42 @@ export function getSdk<C>(requester: Requester<C>) {
     },
     RegisterUserDid(variables: RegisterUserDidMutationVariables, options?: C): Promise<RegisterUserDidMutation> {
       return requester<RegisterUserDidMutation, RegisterUserDidMutationVariables>(RegisterUserDidDocument, variables, options) as Promise<RegisterUserDidMutation>;
+    },
+    IssuerDid(variables?: IssuerDidQueryVariables, options?: C): Promise<IssuerDidQuery> {
+      return requester<IssuerDidQuery, IssuerDidQueryVariables>(IssuerDidDocument, variables, options) as Promise<IssuerDidQuery>;
+    },
+    DeleteIssuerDid(variables: DeleteIssuerDidMutationVariables, options?: C): Promise<DeleteIssuerDidMutation> {
+      return requester<DeleteIssuerDidMutation, DeleteIssuerDidMutationVariables>(DeleteIssuerDidDocument, variables, options) as Promise<DeleteIssuerDidMutation>;
+    },
+    CreateSchema(variables: CreateSchemaMutationVariables, options?: C): Promise<CreateSchemaMutation> {
+      return requester<CreateSchemaMutation, CreateSchemaMutationVariables>(CreateSchemaDocument, variables, options) as Promise<CreateSchemaMutation>;
+    },
+    Schemas(variables?: SchemasQueryVariables, options?: C): Promise<SchemasQuery> {
+      return requester<SchemasQuery, SchemasQueryVariables>(SchemasDocument, variables, options) as Promise<SchemasQuery>;
+    },
+    Schema(variables: SchemaQueryVariables, options?: C): Promise<SchemaQuery> {
+      return requester<SchemaQuery, SchemaQueryVariables>(SchemaDocument, variables, options) as Promise<SchemaQuery>;
+    },
+    SignUserData(variables: SignUserDataMutationVariables, options?: C): Promise<SignUserDataMutation> {
+      return requester<SignUserDataMutation, SignUserDataMutationVariables>(SignUserDataDocument, variables, options) as Promise<SignUserDataMutation>;
+    },
+    IssueCredential(variables: IssueCredentialMutationVariables, options?: C): Promise<IssueCredentialMutation> {
+      return requester<IssueCredentialMutation, IssueCredentialMutationVariables>(IssueCredentialDocument, variables, options) as Promise<IssueCredentialMutation>;
+    },
+    ReissueCredential(variables: ReissueCredentialMutationVariables, options?: C): Promise<ReissueCredentialMutation> {
+      return requester<ReissueCredentialMutation, ReissueCredentialMutationVariables>(ReissueCredentialDocument, variables, options) as Promise<ReissueCredentialMutation>;
+    },
+    RevokeCredential(variables: RevokeCredentialMutationVariables, options?: C): Promise<RevokeCredentialMutation> {
+      return requester<RevokeCredentialMutation, RevokeCredentialMutationVariables>(RevokeCredentialDocument, variables, options) as Promise<RevokeCredentialMutation>;
+    },
+    CreateZkpCertificate(variables: CreateZkpCertificateMutationVariables, options?: C): Promise<CreateZkpCertificateMutation> {
+      return requester<CreateZkpCertificateMutation, CreateZkpCertificateMutationVariables>(CreateZkpCertificateDocument, variables, options) as Promise<CreateZkpCertificateMutation>;
+    },
+    VerifyCredential(variables: VerifyCredentialQueryVariables, options?: C): Promise<VerifyCredentialQuery> {
+      return requester<VerifyCredentialQuery, VerifyCredentialQueryVariables>(VerifyCredentialDocument, variables, options) as Promise<VerifyCredentialQuery>;
+    },
+    DecryptCredential(variables: DecryptCredentialQueryVariables, options?: C): Promise<DecryptCredentialQuery> {
+      return requester<DecryptCredentialQuery, DecryptCredentialQueryVariables>(DecryptCredentialDocument, variables, options) as Promise<DecryptCredentialQuery>;
     },
     GenerateKeypair(variables?: GenerateKeypairMutationVariables, options?: C): Promise<GenerateKeypairMutation> {
       return requester<GenerateKeypairMutation, GenerateKeypairMutationVariables>(GenerateKeypairDocument, variables, options) as Promise<GenerateKeypairMutation>;

@@ -102,7 +102,7 @@ describe('client mistakes never answer 500', () => {
     expect(invalid.json.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
     const badVar = await request(server.baseUrl, 'POST', '/graphql', { headers, body: { query: 'query($d: String!) { did(did: $d) { id } }', variables: { d: 5 } } });
     expect(badVar.status).toBe(400);
-    expect(badVar.json.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(badVar.json.errors[0].extensions.code).toBe('INVALID_INPUT');
     for (const r of [parse, invalid, badVar]) expect(JSON.stringify(r.json.errors.map((e: { extensions: unknown }) => e.extensions))).not.toMatch(/stacktrace/);
   });
 });

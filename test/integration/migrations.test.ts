@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type Database, openDatabase } from '../../src/db/database';
 import { Prisma } from '../../src/generated/prisma/client';
 import { DEFAULT_MIGRATIONS_DIR, migrate, readMigrations } from '../../src/db/migrator';
-import { expectedUdt, parsePrismaSchema, type PrismaField, type PrismaModel } from '../support/prisma-schema';
+import { expectedUdt, foreignKeyTarget, parentsFirst, parsePrismaSchema, type PrismaField, type PrismaModel } from '../support/prisma-schema';
 import { type TestDatabase, createTestDatabase } from '../support/test-db';
 
 let tdb: TestDatabase;
@@ -98,11 +98,10 @@ describe('the migrated database matches prisma/schema.prisma', () => {
   });
 
   test('every model and every field is usable through the generated client', async () => {
-    const byName = new Map(models.map((m) => [m.name, m]));
     const created = new Map<string, Record<string, unknown>>();
     const valueFor = (model: PrismaModel, f: PrismaField): unknown => {
-      if (f.name === 'tenantId') return created.get('Tenant')!['id'];
-      if (f.name === 'managedKeyId') return created.get('ManagedKey')!['id'];
+      const target = foreignKeyTarget(model, f.name);
+      if (target) return created.get(target)!['id'];
       if (f.list) return ['a', 'b'];
       switch (f.type) {
         case 'String':
@@ -117,14 +116,14 @@ describe('the migrated database matches prisma/schema.prisma', () => {
           return new Uint8Array([0, 1, 2, 255]);
         case 'Boolean':
           return true;
+        case 'Json':
+          return { nested: ['json', 1, null, true] };
         default:
           throw new Error(`no sample for ${f.type}`);
       }
     };
-    // Parents first: a model is ready once every relation it points to has a row.
-    const order = ['Tenant', 'ManagedKey', ...models.map((m) => m.name).filter((n) => n !== 'Tenant' && n !== 'ManagedKey')];
-    for (const name of order) {
-      const model = byName.get(name)!;
+    for (const model of parentsFirst(models)) {
+      const name = model.name;
       const data = Object.fromEntries(model.fields.filter((f) => !f.isRelation).map((f) => [f.name, valueFor(model, f)]));
       const delegate = (db.prisma as unknown as Record<string, { create(a: unknown): Promise<Record<string, unknown>>; findFirstOrThrow(a: unknown): Promise<Record<string, unknown>> }>)[name[0]!.toLowerCase() + name.slice(1)]!;
       const row = await delegate.create({ data });

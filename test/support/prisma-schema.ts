@@ -13,6 +13,8 @@ export interface PrismaField {
   isRelation: boolean;
   isId: boolean;
   isUnique: boolean;
+  /** For relation fields: the scalar fields that hold the foreign key. */
+  relationFields: string[];
 }
 
 export interface PrismaModel {
@@ -57,6 +59,7 @@ export function parsePrismaSchema(text = readFileSync(SCHEMA_PATH, 'utf8')): Pri
           isRelation: modelNames.has(type!),
           isId: /@id\b/.test(attrs!),
           isUnique: /@unique\b/.test(attrs!),
+          relationFields: (/@relation\([^)]*fields:\s*\[([^\]]+)\]/.exec(attrs!)?.[1] ?? '').split(',').map((x) => x.trim()).filter(Boolean),
         });
       }
     }
@@ -78,4 +81,24 @@ export function expectedUdt(f: PrismaField): string {
     : ({ String: 'text', Int: 'int4', BigInt: 'int8', DateTime: 'timestamp', Bytes: 'bytea', Boolean: 'bool', Json: 'jsonb', Float: 'float8' } as Record<string, string>)[f.type];
   if (!base) throw new Error(`no mapping for ${f.type} ${f.nativeType ?? ''}`);
   return f.list ? `_${base}` : base;
+}
+
+/** The model a scalar foreign-key field points to, if any. */
+export function foreignKeyTarget(model: PrismaModel, fieldName: string): string | undefined {
+  return model.fields.find((f) => f.isRelation && f.relationFields.includes(fieldName))?.type;
+}
+
+/** Models ordered so that every model comes after the models its foreign keys point to. */
+export function parentsFirst(models: PrismaModel[]): PrismaModel[] {
+  const done = new Set<string>();
+  const out: PrismaModel[] = [];
+  while (out.length < models.length) {
+    const ready = models.filter((m) => !done.has(m.name) && m.fields.every((f) => !f.isRelation || f.relationFields.length === 0 || f.type === m.name || done.has(f.type)));
+    if (ready.length === 0) throw new Error('foreign keys form a cycle');
+    for (const m of ready) {
+      done.add(m.name);
+      out.push(m);
+    }
+  }
+  return out;
 }

@@ -115,9 +115,9 @@ export function restTransport(server: TestServer, familyAPrefix: '' | '/api'): T
 
 // ---------- GraphQL (generated SDK) ----------
 
-const APOLLO_STATUS: Record<string, number> = { BAD_USER_INPUT: 400, GRAPHQL_VALIDATION_FAILED: 400, UNAUTHENTICATED: 401 };
+const APOLLO_STATUS: Record<string, number> = { GRAPHQL_VALIDATION_FAILED: 400, UNAUTHENTICATED: 401 };
 
-async function gql<T>(fn: () => Promise<T>): Promise<Outcome<T>> {
+export async function gqlOutcome<T>(fn: () => Promise<T>): Promise<Outcome<T>> {
   try {
     return { ok: true, data: await fn() };
   } catch (e) {
@@ -150,16 +150,16 @@ const strip = <T extends object>(o: T): T =>
 export function graphqlTransport(server: TestServer): Transport {
   return {
     name: 'GraphQL',
-    generateKeypair: (key) => gql(async () => (await server.sdk(key).GenerateKeypair()).generateKeypair),
+    generateKeypair: (key) => gqlOutcome(async () => (await server.sdk(key).GenerateKeypair()).generateKeypair),
     createDid: (key, input) =>
-      gql(async () => {
+      gqlOutcome(async () => {
         const r = (await server.sdk(key).CreateDid({ input })).createDid;
         return { document: fromGraphql(r.document), created: r.created };
       }),
-    getDid: (key, did) => gql(async () => fromGraphql((await server.sdk(key).Did({ did })).did)),
-    resolveDocument: (key, did) => gql(async () => (await server.sdk(key).DidDocument({ did })).didDocument),
+    getDid: (key, did) => gqlOutcome(async () => fromGraphql((await server.sdk(key).Did({ did })).did)),
+    resolveDocument: (key, did) => gqlOutcome(async () => (await server.sdk(key).DidDocument({ did })).didDocument),
     resolution: (key, did) =>
-      gql(async () => {
+      gqlOutcome(async () => {
         const r = (await server.sdk(key).DidResolution({ did })).didResolution;
         return {
           didDocument: r.didDocument ?? null,
@@ -167,8 +167,8 @@ export function graphqlTransport(server: TestServer): Transport {
           didDocumentMetadata: strip(r.didDocumentMetadata),
         } as Resolution;
       }),
-    generateUserKeyPair: (key) => gql(async () => (await server.sdk(key).GenerateUserKeyPair()).generateUserKeyPair),
-    userDid: (key, publicKey) => gql(async () => (await server.sdk(key).RegisterUserDid({ publicKey })).registerUserDid),
+    generateUserKeyPair: (key) => gqlOutcome(async () => (await server.sdk(key).GenerateUserKeyPair()).generateUserKeyPair),
+    userDid: (key, publicKey) => gqlOutcome(async () => (await server.sdk(key).RegisterUserDid({ publicKey })).registerUserDid),
   };
 }
 

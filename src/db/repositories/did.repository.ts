@@ -58,4 +58,21 @@ export class PrismaDidRepository implements DidRepository {
       return { record: raced, created: false };
     }
   }
+
+  async findById(id: string): Promise<DidRecord | null> {
+    const row = await this.prisma.did.findUnique({ where: { id } });
+    return row ? toRecord(row) : null;
+  }
+
+  async markDeleted(tenantId: string, id: string, at: Date): Promise<boolean> {
+    const res = await this.prisma.did.updateMany({
+      where: { id, tenantId, deletedAt: null },
+      data: { deletedAt: at, updatedAt: at, version: { increment: 1 } },
+    });
+    return res.count === 1;
+  }
+
+  async discard(tenantId: string, id: string): Promise<void> {
+    await this.prisma.did.deleteMany({ where: { id, tenantId } });
+  }
 }

@@ -79,14 +79,18 @@ function assertNothingDropped(value: unknown, path: string): void {
  *   would open a hole: an IRI-valued member equal to `''` (e.g. `credentialStatus: ''`) is then
  *   silently dropped even in safe mode, while with `''` it stays relative and is rejected.
  * An unknown context URL surfaces as the loader's `AppError`.
+ *
+ * `base`, when a profile sets one, resolves relative IRI references (e.g. the base64 `id` of an
+ * encrypted subject) against it; signer and verifier must pass the same value.
  */
-export async function canonizeJsonLd(document: object, documentLoader: DocumentLoader): Promise<string> {
+export async function canonizeJsonLd(document: object, documentLoader: DocumentLoader, base?: string): Promise<string> {
   assertNothingDropped(document, '$');
   try {
     return await canonize(document, {
       safe: true,
       format: 'application/n-quads',
       documentLoader,
+      ...(base !== undefined ? { base } : {}),
       canonizeOptions: { algorithm: 'RDFC-1.0', messageDigestAlgorithm: 'sha256', maxWorkFactor: 1 },
     });
   } catch (error) {

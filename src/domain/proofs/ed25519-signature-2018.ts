@@ -28,12 +28,16 @@ export interface SignEd25519Signature2018Options {
   /** Proof options, e.g. `created`, `proofPurpose`, `verificationMethod` (or `creator` + `vcVerificationMethod`). */
   proof: Readonly<JsonObject>;
   documentLoader: DocumentLoader;
+  /** JSON-LD base IRI for relative references, when the caller's profile defines one. */
+  base?: string;
 }
 
 export interface VerifyEd25519Signature2018Options {
   /** 32-byte Ed25519 public key of the proof's verification method (resolving it is the caller's job). */
   publicKey: Uint8Array;
   documentLoader: DocumentLoader;
+  /** Must equal the `base` the document was signed with. */
+  base?: string;
 }
 
 export type Ed25519Signature2018Verification = JwsVerification;
@@ -60,9 +64,10 @@ export async function createVerifyData(
   document: Readonly<JsonObject>,
   proofOptions: Readonly<JsonObject>,
   documentLoader: DocumentLoader,
+  base?: string,
 ): Promise<Uint8Array> {
-  const canonicalProof = await canonizeJsonLd({ '@context': document['@context'], ...proofOptions }, documentLoader);
-  const canonicalDocument = await canonizeJsonLd(document, documentLoader);
+  const canonicalProof = await canonizeJsonLd({ '@context': document['@context'], ...proofOptions }, documentLoader, base);
+  const canonicalDocument = await canonizeJsonLd(document, documentLoader, base);
   return concatBytes(sha256(utf8.encode(canonicalProof)), sha256(utf8.encode(canonicalDocument)));
 }
 
@@ -89,7 +94,7 @@ export async function signEd25519Signature2018<T extends JsonObject>(
     if (member in rest) throw new AppError('INVALID_INPUT', `proof options must not contain ${member}`);
   }
   const proofOptions: JsonObject = { type, ...rest };
-  const verifyData = await createVerifyData(document, proofOptions, options.documentLoader);
+  const verifyData = await createVerifyData(document, proofOptions, options.documentLoader, options.base);
   const jws = signDetachedEdDsaJws(verifyData, options.seed);
   return { ...document, proof: { ...proofOptions, jws } };
 }
@@ -122,6 +127,6 @@ export async function verifyEd25519Signature2018(
   }
   const parsed = parseDetachedEdDsaJws(jws);
   if ('reason' in parsed) return { verified: false, reason: parsed.reason };
-  const verifyData = await createVerifyData(unsigned, proofOptions, options.documentLoader);
+  const verifyData = await createVerifyData(unsigned, proofOptions, options.documentLoader, options.base);
   return verifyDetachedEdDsaJws(jws, verifyData, options.publicKey);
 }

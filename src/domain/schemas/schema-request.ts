@@ -8,12 +8,14 @@ import { IssueCollector, isPlainObject, ownValue, reportUnknownKeys } from './is
 
 /**
  * Schema names appear in `<name>:<version>`, in credential ids `<name>:<version>:<uuid>` and as
- * a URL path segment (`/issuer/schema/{schemaName}`, `.../schema/<name>`), so ':' and '/' are out,
- * and a leading letter or digit keeps `.`/`..` impossible.
+ * a URL path segment (`/issuer/schema/{schemaName}`, `.../schema/<name>`), so ':' and '/' are out.
+ * The credential id must be an IRI for the Linked Data proof to cover it, and `<name>:` is then
+ * read as a URI scheme: so a name is a valid scheme (RFC 3986: a letter, then letters, digits,
+ * '+', '-', '.'; we leave out '+'), which also keeps `.`/`..` impossible.
  */
-export const SCHEMA_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export const SCHEMA_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9.-]{0,127}$/;
 /** A dependant schema: a schema name, optionally pinned to a version (`name:3`). */
-export const SCHEMA_REFERENCE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}(?::[1-9][0-9]{0,8})?$/;
+export const SCHEMA_REFERENCE_PATTERN = /^[A-Za-z][A-Za-z0-9.-]{0,127}(?::[1-9][0-9]{0,8})?$/;
 export const MAX_DEPENDANT_SCHEMAS = 32;
 
 /** The validated content of a createSchema request: the input of {@link buildSchemaBody}. */

@@ -1,13 +1,14 @@
 import { Router } from 'express';
 import type { AuthService } from '../../services/auth.service';
 import type { UsersService } from '../../services/users.service';
+import type { CredentialsService } from '../../services/family-a/credentials.service';
 import { actorOf } from '../context';
 import { sendA } from '../envelopes';
 import { authorize } from '../middleware/authorize';
-import { requiredHeader } from '../validate';
+import { bodyObject, requiredHeader, requiredQuery } from '../validate';
 
 /** Family A user side: key pairs and user DIDs. */
-export function userRoutes(auth: AuthService, users: UsersService): Router {
+export function userRoutes(auth: AuthService, users: UsersService, credentials: CredentialsService): Router {
   const r = Router();
   const holder = authorize(auth, ['holder', 'issuer']);
 
@@ -17,6 +18,19 @@ export function userRoutes(auth: AuthService, users: UsersService): Router {
 
   r.get('/user/did', holder, async (req, res) => {
     sendA(res, 200, await users.userDid(actorOf(res), requiredHeader(req, 'publicKey')));
+  });
+
+  r.post('/user/sign', holder, (req, res) => {
+    const signature = credentials.signSubject(requiredHeader(req, 'privateKey', 200), requiredQuery(req, 'issuerDID', 512), bodyObject(req)['payload']);
+    // The reference spells this response differently from the envelope: capital-S Signature.
+    res.status(200).json({ success: true, Signature: signature, status: 200 });
+  });
+
+  // Not in the reference: the holder's decryption of an encrypted credential, as a convenience
+  // (a holder can do the same offline; see docs/API.md).
+  r.post('/user/decrypt', holder, (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    sendA(res, 200, { credentialSubject: credentials.decrypt(requiredHeader(req, 'privateKey', 200), bodyObject(req)['vc']) });
   });
 
   return r;

@@ -1,0 +1,41 @@
+import { Field, InputType } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+
+@InputType({ description: 'A ZKP certificate as createZkpCertificate returned it, with the signatures.' })
+export class ZkpCertificateInput {
+  @Field(() => GraphQLJSONObject)
+  certificate!: Record<string, unknown>;
+
+  @Field(() => String, { description: 'The userSignature createZkpCertificate returned (issuer signature), hex.' })
+  zkpSignature!: string;
+
+  @Field(() => String, { description: "The issuer's Ed25519 public key, base64." })
+  publicKey!: string;
+
+  @Field(() => String, { description: "The holder's userSignature from issuance." })
+  userSignature!: string;
+}
+
+@InputType({ description: 'REST: the headers and body of POST /verifier/verify.' })
+export class VerifyCredentialInput {
+  @Field(() => String, { description: 'The holder Ed25519 public key, base64.' })
+  publicKey!: string;
+
+  @Field(() => String, { description: 'The userSignature returned by issuance.' })
+  userSignature!: string;
+
+  @Field(() => Boolean, { nullable: true, defaultValue: false })
+  zkpValidation?: boolean;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'The credential; give this or cryptograph.' })
+  credentials?: Record<string, unknown>;
+
+  @Field(() => String, { nullable: true, description: 'The cryptograph text; give this or credentials.' })
+  cryptograph?: string;
+
+  @Field(() => [String], { nullable: true, description: '`attribute=value` strings.' })
+  verifyParams?: string[];
+
+  @Field(() => ZkpCertificateInput, { nullable: true, description: 'Required when zkpValidation.' })
+  zkpCertificate?: ZkpCertificateInput;
+}

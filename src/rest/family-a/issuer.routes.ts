@@ -1,0 +1,81 @@
+import { Router } from 'express';
+import type { AuthService } from '../../services/auth.service';
+import type { CredentialsService, IssueResult } from '../../services/family-a/credentials.service';
+import type { IssuerDidService } from '../../services/family-a/issuer-did.service';
+import { parseIssueRequest } from '../../services/family-a/issue-request';
+import type { ZkpService } from '../../services/family-a/zkp.service';
+import { actorOf } from '../context';
+import { sendA } from '../envelopes';
+import { authorize } from '../middleware/authorize';
+import { bodyObject, booleanQuery, pathParam, requiredHeader } from '../validate';
+import type { Request, Response } from 'express';
+
+export const ISSUED_MESSAGE = 'Verifiable Credential created and submited successfully';
+
+/** Headers that prove the holder's consent on issue and re-issue. */
+function holderProof(req: Request) {
+  return {
+    did: requiredHeader(req, 'did', 512),
+    publicKey: requiredHeader(req, 'publicKey', 200),
+    userSignature: requiredHeader(req, 'userSignature', 200),
+  };
+}
+
+function cryptographOptions(req: Request) {
+  return { cryptograph: booleanQuery(req, 'isCryptograph'), cryptographPng: booleanQuery(req, 'downloadCryptograph') };
+}
+
+/** `downloadCryptograph=true` answers the QR code image itself; otherwise the Family A envelope. */
+function sendIssued(res: Response, result: IssueResult): void {
+  if (result.cryptographPng) {
+    const id = String(result.verifiableCredential['id']).replace(/[^A-Za-z0-9.-]/g, '_');
+    res.status(201).type('png').setHeader('Content-Disposition', `attachment; filename="${id}.png"`);
+    res.send(result.cryptographPng);
+    return;
+  }
+  sendA(res, 201, {
+    verifiableCredential: result.verifiableCredential,
+    userSignature: result.userSignature,
+    ...(result.cryptograph ? { cryptograph: result.cryptograph } : {}),
+  }, ISSUED_MESSAGE);
+}
+
+/** Family A issuer side: issuer DID, credentials, ZKP certificates. */
+export function issuerRoutes(auth: AuthService, issuers: IssuerDidService, credentials: CredentialsService, zkp: ZkpService): Router {
+  const r = Router();
+  const issuer = authorize(auth, ['issuer']);
+
+  r.get('/issuer/did', issuer, async (_req, res) => {
+    sendA(res, 200, (await issuers.current(actorOf(res))).did);
+  });
+
+  r.delete('/issuer/did/:did', issuer, async (req, res) => {
+    await issuers.delete(actorOf(res), pathParam(req, 'did'));
+    sendA(res, 200, true, 'Issuer DID deleted successfully');
+  });
+
+  r.post('/issuer/verifiableCredential', issuer, async (req, res) => {
+    const holder = holderProof(req);
+    const result = await credentials.issue(actorOf(res), holder, parseIssueRequest(bodyObject(req)), cryptographOptions(req));
+    sendIssued(res, result);
+  });
+
+  r.put('/issuer/verifiableCredential', issuer, async (req, res) => {
+    const holder = holderProof(req);
+    const body = bodyObject(req);
+    const result = await credentials.reissue(actorOf(res), holder, parseIssueRequest(body), body['vc'], cryptographOptions(req));
+    sendIssued(res, result);
+  });
+
+  r.delete('/issuer/verifiableCredential', authorize(auth, ['issuer', 'holder']), async (req, res) => {
+    const proof = { publicKey: requiredHeader(req, 'publicKey', 200), userSignature: requiredHeader(req, 'userSignature', 200) };
+    const id = await credentials.revoke(actorOf(res), proof, bodyObject(req)['vc']);
+    sendA(res, 202, true, `Verifiable Credential ${id} has been revoked`);
+  });
+
+  r.post('/issuer/createZkp', issuer, async (req, res) => {
+    sendA(res, 200, await zkp.create(actorOf(res), bodyObject(req)));
+  });
+
+  return r;
+}

@@ -1,0 +1,94 @@
+import { AppError, invalidInput, notFound } from '../../errors';
+import { bytesToBase64 } from '../../domain/encoding';
+import type { SchemaRecord, SchemaRepository } from '../../domain/ports';
+import { SCHEMA_NAME_PATTERN, buildSchemaBody, parseSchemaRequest } from '../../domain/schemas';
+import type { Actor } from '../../domain/tenancy/actor';
+
+/** Schema record of interface reference 2.2. */
+export interface SchemaView {
+  readonly name: string;
+  readonly body: Record<string, unknown>;
+  readonly timestamp: string;
+}
+
+export interface SchemaCreated {
+  readonly name: string;
+  readonly message: { operation: 'create'; versionContol: string; schemaDocumentBase64: string; timestamp: string };
+}
+
+export const toSchemaView = (r: SchemaRecord): SchemaView => ({
+  name: `${r.name}:${r.version}`,
+  body: r.body,
+  timestamp: r.createdAt.toISOString(),
+});
+
+/** `Name` or `Name:3`. */
+export function parseSchemaRef(ref: string): { name: string; version: number | undefined } {
+  const m = /^([^:]+)(?::([1-9][0-9]{0,8}))?$/.exec(ref);
+  if (!m || !SCHEMA_NAME_PATTERN.test(m[1]!)) throw invalidInput('schemaName must be <name> or <name>:<version>', [{ field: 'schemaName', message: 'malformed' }]);
+  return { name: m[1]!, version: m[2] === undefined ? undefined : Number(m[2]) };
+}
+
+/** Versioned Family A schemas. */
+export class SchemasService {
+  constructor(
+    private readonly schemas: SchemaRepository,
+    private readonly publicUrl: string,
+  ) {}
+
+  async create(actor: Actor, input: unknown): Promise<SchemaCreated> {
+    const draft = parseSchemaRequest(input);
+    const body = buildSchemaBody(draft);
+    const record = await this.schemas.createNextVersion({ tenantId: actor.tenantId, name: draft.schemaName, body: () => ({ ...body }) });
+    const view = toSchemaView(record);
+    return {
+      name: view.name,
+      message: {
+        operation: 'create',
+        versionContol: view.name,
+        schemaDocumentBase64: bytesToBase64(Buffer.from(JSON.stringify(record.body), 'utf8')),
+        timestamp: view.timestamp,
+      },
+    };
+  }
+
+  async list(actor: Actor): Promise<SchemaView[]> {
+    return (await this.schemas.listByTenant(actor.tenantId)).map(toSchemaView);
+  }
+
+  /** Latest version for `Name`, exact for `Name:n`. */
+  async get(actor: Actor, ref: string): Promise<SchemaRecord> {
+    const { name, version } = parseSchemaRef(ref);
+    const r = version === undefined ? await this.schemas.findLatest(actor.tenantId, name) : await this.schemas.findVersion(actor.tenantId, name, version);
+    if (!r) throw notFound('schema');
+    return r;
+  }
+
+  /** Like `get`, but an unknown schema in an issuance request is the client's input error (400). */
+  async forIssuance(actor: Actor, ref: string): Promise<SchemaRecord> {
+    try {
+      return await this.get(actor, ref);
+    } catch (e) {
+      if (e instanceof AppError && e.code === 'NOT_FOUND') throw new AppError('UNKNOWN_SCHEMA', `schema ${ref} does not exist`, [{ field: 'schemaName', message: 'unknown schema' }]);
+      throw e;
+    }
+  }
+
+  /**
+   * The public schema document behind a credential's `credentialSchema.id`. Schema names are
+   * per tenant, so the URL carries the tenant (`/t/<tenant>/schema/<name>:<n>`); the bare
+   * `/schema/<name>` form answers when only one tenant has that name.
+   */
+  async publicBody(tenantSlug: string | undefined, ref: string): Promise<Record<string, unknown>> {
+    const { name, version } = parseSchemaRef(ref);
+    const found = await this.schemas.findPublic(tenantSlug, name, version);
+    const tenants = new Set(found.map((r) => r.tenantId));
+    if (found.length === 0) throw notFound('schema');
+    if (tenants.size > 1) throw new AppError('CONFLICT', `several tenants publish schema ${name}: use /t/<tenant>/schema/${ref}`);
+    return found[0]!.body;
+  }
+
+  schemaUrl(tenantSlug: string, record: SchemaRecord): string {
+    return `${this.publicUrl}/t/${tenantSlug}/schema/${record.name}:${record.version}`;
+  }
+}

@@ -1,0 +1,190 @@
+import { AppError, invalidInput } from '../../errors';
+import { type DocumentLoader, createDocumentLoader } from '../../domain/contexts';
+import { ENCRYPTED_TYPE, FAMILY_A_JSONLD_BASE, isCiphertextText, proofCoveredPart, ROOT_KEY_FRAGMENT, subjectOfCredential } from '../../domain/credentials/family-a-credential';
+import { parseSignatureHex, userSignatureBytes } from '../../domain/credentials/user-signature';
+import { zkpCertificateBytes } from '../../domain/credentials/zkp-certificate';
+import { decodeCryptograph } from '../../domain/cryptograph';
+import { bytesToHex, hexToBytes } from '../../domain/encoding';
+import { ed25519Verify, parseEd25519PublicKey } from '../../domain/keys';
+import type { Clock, IssuedCredentialRecord, IssuedCredentialRepository, SchemaRepository } from '../../domain/ports';
+import { matchVerifyParams, parseVerifyParams } from '../../domain/predicates';
+import { verifyEd25519Signature2018 } from '../../domain/proofs';
+import { attributeTypesOfBody, parseSchemaBody } from '../../domain/schemas';
+import type { CredentialsService } from './credentials.service';
+import type { IssuerDidService } from './issuer-did.service';
+
+export const SUCCESS = 'Success';
+export const NO_CHECK = 'No Check Performed';
+export const VALID_MESSAGE = 'User is valid, issuer DID is valid and verifiable credential is valid';
+
+export interface VerifyRequest {
+  /** Header `publicKey`: the holder's Ed25519 key, base64. */
+  readonly publicKey: string;
+  /** Header `userSignature`: the signature returned by issuance. */
+  readonly userSignature: string;
+  /** Body: `credentials` (the credential) or `cryptograph` (its QR-ready text), `verifyParams`, `zkpCertificate`. */
+  readonly body: unknown;
+  readonly zkpValidation: boolean;
+}
+
+export interface VerificationData {
+  readonly isVCValid: string;
+  readonly isIssuerDIDValid: string;
+  readonly biometricMatchScore: string;
+  readonly zkpMessage: Record<string, boolean> | null;
+  /** Every failed check, in words; empty when valid. */
+  readonly reasons: string[];
+}
+
+export interface VerificationResult {
+  readonly success: boolean;
+  readonly message: string;
+  readonly data: VerificationData;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * POST /verifier/verify. An invalid credential is an answer (success false with reasons), never an
+ * exception; only malformed requests are errors. Credential status lookups span tenants because
+ * the verifier is usually not the issuer.
+ */
+export class VerificationService {
+  private readonly loader: DocumentLoader = createDocumentLoader();
+
+  constructor(
+    private readonly issuers: IssuerDidService,
+    private readonly credentials: IssuedCredentialRepository,
+    private readonly schemas: SchemaRepository,
+    private readonly issuance: CredentialsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async verify(req: VerifyRequest): Promise<VerificationResult> {
+    const holderKey = parseEd25519PublicKey(req.publicKey, 'publicKey');
+    const userSig = parseSignatureHex(req.userSignature);
+    if (!isObject(req.body)) throw invalidInput('request body must be a JSON object');
+    const { credentials, cryptograph, verifyParams, zkpCertificate } = req.body;
+    if (verifyParams !== undefined && !Array.isArray(verifyParams)) throw invalidInput('verifyParams must be an array of "attribute=value" strings');
+    if (req.zkpValidation && !isObject(zkpCertificate)) throw invalidInput('zkpValidation=true needs zkpCertificate', [{ field: 'zkpCertificate', message: 'required object' }]);
+
+    const reasons: string[] = [];
+    const issuerReasons: string[] = [];
+    const { credential, cryptographCheck } = this.credentialOf(credentials, cryptograph);
+    const issuerText = typeof credential['issuer'] === 'string' ? credential['issuer'] : '';
+    const issuer = await this.issuers.lookup(issuerText);
+    if (!issuer || issuer.role !== 'issuer') issuerReasons.push('issuer DID is unknown');
+    else if (issuer.deletedAt !== null) issuerReasons.push('issuer DID has been deleted');
+
+    const issuerKey = issuer && issuer.keyAlgorithm === 'Ed25519' ? hexToBytes(issuer.publicKeyHex) : undefined;
+    if (cryptographCheck && (!issuerKey || cryptographCheck.kid !== `${issuerText}#${ROOT_KEY_FRAGMENT}` || !cryptographCheck.verify(issuerKey))) {
+      reasons.push('cryptograph signature does not verify');
+    }
+    await this.checkProof(credential, issuerText, issuerKey, reasons);
+
+    const id = typeof credential['id'] === 'string' ? credential['id'] : '';
+    const record = id ? await this.credentials.findById(id) : null;
+    if (!record) reasons.push('credential was not issued by this service');
+    else if (record.status === 'revoked') reasons.push('credential has been revoked');
+    else if (record.status === 'superseded') reasons.push(`credential has been superseded by ${record.supersededById ?? 'a newer credential'}`);
+    this.checkDates(credential, reasons);
+
+    let plain: Record<string, unknown> | undefined;
+    if (record) {
+      plain = this.issuance.plainSubject(record);
+      const isHolder = bytesToHex(holderKey) === record.holderPublicKeyHex && ed25519Verify(userSig, userSignatureBytes(plain), holderKey);
+      if (!isHolder) reasons.push('publicKey and userSignature do not prove the credential holder');
+    }
+
+    let zkpMessage: Record<string, boolean> | null = null;
+    if (req.zkpValidation) {
+      const z = this.checkZkp(zkpCertificate as Record<string, unknown>, id, issuerKey, req.userSignature);
+      if (z.ok) zkpMessage = z.certificate;
+      else reasons.push(z.reason);
+    } else if (verifyParams !== undefined && verifyParams.length > 0) {
+      if (record && plain) {
+        const params = parseVerifyParams(verifyParams, await this.attributeTypes(record));
+        const match = matchVerifyParams(params, plain);
+        if (!match.ok) reasons.push(`verifyParams do not match: ${match.mismatches.join(', ')}`);
+      }
+    }
+
+    const data: VerificationData = {
+      isVCValid: reasons.length === 0 ? SUCCESS : `Failed: ${reasons.join('; ')}`,
+      isIssuerDIDValid: issuerReasons.length === 0 ? SUCCESS : `Failed: ${issuerReasons.join('; ')}`,
+      biometricMatchScore: NO_CHECK,
+      zkpMessage,
+      reasons: [...issuerReasons, ...reasons],
+    };
+    const success = data.reasons.length === 0;
+    return { success, message: success ? VALID_MESSAGE : `Verification failed: ${data.reasons.join('; ')}`, data };
+  }
+
+  private credentialOf(credentials: unknown, cryptograph: unknown): { credential: Record<string, unknown>; cryptographCheck?: ReturnType<typeof decodeCryptograph> } {
+    if (cryptograph !== undefined) {
+      if (credentials !== undefined) throw invalidInput('give either credentials or cryptograph, not both');
+      const decoded = decodeCryptograph(cryptograph);
+      return { credential: decoded.credential, cryptographCheck: decoded };
+    }
+    if (!isObject(credentials)) throw invalidInput('credentials must be the credential object', [{ field: 'credentials', message: 'required object' }]);
+    return { credential: credentials };
+  }
+
+  private async checkProof(credential: Record<string, unknown>, issuer: string, issuerKey: Uint8Array | undefined, reasons: string[]): Promise<void> {
+    const covered = proofCoveredPart(credential);
+    const proof = credential['proof'];
+    if (!covered) return void reasons.push('credentialStatus was altered');
+    if (!isObject(proof)) return void reasons.push('credential has no proof');
+    if (proof['creator'] !== issuer || proof['vcVerificationMethod'] !== `${issuer}#${ROOT_KEY_FRAGMENT}`) {
+      return void reasons.push('proof does not name the issuer key');
+    }
+    if (!issuerKey) return void reasons.push('issuer key cannot be found');
+    const types = Array.isArray(credential['type']) ? credential['type'] : [];
+    if (types.includes(ENCRYPTED_TYPE) && !Object.values(subjectOfCredential(credential) ?? { x: null }).every(isCiphertextText)) {
+      return void reasons.push('an encrypted subject value is not a ciphertext (altered)');
+    }
+    try {
+      const v = await verifyEd25519Signature2018(covered, { publicKey: issuerKey, documentLoader: this.loader, base: FAMILY_A_JSONLD_BASE });
+      if (!v.verified) reasons.push('proof signature does not verify (the credential was altered)');
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      reasons.push('credential cannot be canonicalized (altered or malformed)');
+    }
+  }
+
+  private checkDates(credential: Record<string, unknown>, reasons: string[]): void {
+    const now = this.clock.now().getTime();
+    const issued = Date.parse(String(credential['issuanceDate']));
+    const expires = Date.parse(String(credential['expirationDate']));
+    if (Number.isNaN(issued) || Number.isNaN(expires)) return void reasons.push('credential dates are malformed');
+    if (now < issued) reasons.push('credential is not yet valid');
+    if (now > expires) reasons.push('credential has expired');
+  }
+
+  private checkZkp(cert: Record<string, unknown>, credentialId: string, issuerKey: Uint8Array | undefined, userSignature: string): { ok: true; certificate: Record<string, boolean> } | { ok: false; reason: string } {
+    const fail = (reason: string) => ({ ok: false as const, reason: `ZKP certificate is invalid: ${reason}` });
+    const certificate = cert['certificate'];
+    if (!isObject(certificate) || !Object.values(certificate).every((v) => typeof v === 'boolean')) return fail('certificate must map attributes to booleans');
+    const { zkpSignature, publicKey, userSignature: certUserSig } = cert;
+    if (typeof zkpSignature !== 'string' || !/^[0-9a-fA-F]{128}$/.test(zkpSignature)) return fail('zkpSignature must be 64 bytes of hex');
+    if (typeof publicKey !== 'string') return fail('publicKey is required');
+    let key: Uint8Array;
+    try {
+      key = parseEd25519PublicKey(publicKey, 'zkpCertificate.publicKey');
+    } catch {
+      return fail('publicKey is not an Ed25519 key');
+    }
+    if (!issuerKey || bytesToHex(key) !== bytesToHex(issuerKey)) return fail('publicKey is not the issuer key');
+    if (typeof certUserSig !== 'string' || certUserSig.toLowerCase() !== userSignature.toLowerCase()) return fail('userSignature differs from the header');
+    if (!ed25519Verify(hexToBytes(zkpSignature), zkpCertificateBytes(credentialId, certificate as Record<string, boolean>), key)) {
+      return fail('signature does not verify for this credential');
+    }
+    return { ok: true, certificate: certificate as Record<string, boolean> };
+  }
+
+  private async attributeTypes(record: IssuedCredentialRecord) {
+    const schema = await this.schemas.findById(record.schemaId);
+    return schema ? attributeTypesOfBody(parseSchemaBody(schema.body)) : {};
+  }
+}
+
