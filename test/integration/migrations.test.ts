@@ -92,7 +92,7 @@ describe('the migrated database matches prisma/schema.prisma', () => {
     const colsOf = (def: string): string[] => /\(([^)]+)\)\s*$/.exec(def)![1]!.split(',').map((s) => s.trim().replace(/"/g, ''));
     const unique = idx.filter((i) => /CREATE UNIQUE INDEX/.test(i.indexdef)).map((i) => colsOf(i.indexdef).join(','));
     const plain = idx.filter((i) => !/CREATE UNIQUE INDEX/.test(i.indexdef)).map((i) => colsOf(i.indexdef).join(','));
-    const pk = model.fields.filter((f) => f.isId).map((f) => f.column).join(',');
+    const pk = model.primaryKey.map((n) => model.fields.find((f) => f.name === n)!.column).join(',');
     expect(unique.sort()).toEqual([pk, ...model.uniques.map((u) => u.join(','))].sort());
     expect(plain.sort()).toEqual(model.indexes.map((u) => u.join(',')).sort());
   });
@@ -101,7 +101,7 @@ describe('the migrated database matches prisma/schema.prisma', () => {
     const created = new Map<string, Record<string, unknown>>();
     const valueFor = (model: PrismaModel, f: PrismaField): unknown => {
       const target = foreignKeyTarget(model, f.name);
-      if (target) return created.get(target)!['id'];
+      if (target) return created.get(target.model)![target.field];
       if (f.list) return ['a', 'b'];
       switch (f.type) {
         case 'String':
@@ -128,8 +128,7 @@ describe('the migrated database matches prisma/schema.prisma', () => {
       const delegate = (db.prisma as unknown as Record<string, { create(a: unknown): Promise<Record<string, unknown>>; findFirstOrThrow(a: unknown): Promise<Record<string, unknown>> }>)[name[0]!.toLowerCase() + name.slice(1)]!;
       const row = await delegate.create({ data });
       created.set(name, row);
-      const pk = model.fields.find((f) => f.isId)!;
-      const back = await delegate.findFirstOrThrow({ where: { [pk.name]: row[pk.name] } });
+      const back = await delegate.findFirstOrThrow({ where: Object.fromEntries(model.primaryKey.map((k) => [k, row[k]])) });
       for (const [k, v] of Object.entries(data)) {
         expect({ field: `${name}.${k}`, value: back[k] instanceof Uint8Array ? [...(back[k] as Uint8Array)] : back[k] }).toEqual({
           field: `${name}.${k}`,

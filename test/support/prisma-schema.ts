@@ -13,8 +13,9 @@ export interface PrismaField {
   isRelation: boolean;
   isId: boolean;
   isUnique: boolean;
-  /** For relation fields: the scalar fields that hold the foreign key. */
+  /** For relation fields: the scalar fields that hold the foreign key, and what they reference. */
   relationFields: string[];
+  relationReferences: string[];
 }
 
 export interface PrismaModel {
@@ -25,6 +26,8 @@ export interface PrismaModel {
   uniques: string[][];
   /** Column lists of @@index. */
   indexes: string[][];
+  /** Field names of the primary key (@id, or @@id for a composite key). */
+  primaryKey: string[];
 }
 
 export const SCHEMA_PATH = path.resolve(__dirname, '../../prisma/schema.prisma');
@@ -38,9 +41,11 @@ export function parsePrismaSchema(text = readFileSync(SCHEMA_PATH, 'utf8')): Pri
     const uniques: string[][] = [];
     const indexes: string[][] = [];
     let table = name!;
+    let compositeId: string[] | undefined;
     const pending: { kind: 'unique' | 'index'; names: string[] }[] = [];
     for (const line of lines) {
       if (line.startsWith('@@map(')) table = /@@map\("([^"]+)"\)/.exec(line)![1]!;
+      else if (line.startsWith('@@id(')) compositeId = /\[([^\]]+)\]/.exec(line)![1]!.split(',').map((x) => x.trim());
       else if (line.startsWith('@@unique(') || line.startsWith('@@index(')) {
         const names = /\[([^\]]+)\]/.exec(line)![1]!.split(',').map((s) => s.trim());
         pending.push({ kind: line.startsWith('@@unique') ? 'unique' : 'index', names });
@@ -60,13 +65,15 @@ export function parsePrismaSchema(text = readFileSync(SCHEMA_PATH, 'utf8')): Pri
           isId: /@id\b/.test(attrs!),
           isUnique: /@unique\b/.test(attrs!),
           relationFields: (/@relation\([^)]*fields:\s*\[([^\]]+)\]/.exec(attrs!)?.[1] ?? '').split(',').map((x) => x.trim()).filter(Boolean),
+          relationReferences: (/@relation\([^)]*references:\s*\[([^\]]+)\]/.exec(attrs!)?.[1] ?? '').split(',').map((x) => x.trim()).filter(Boolean),
         });
       }
     }
     const col = (n: string): string => fields.find((f) => f.name === n)?.column ?? n;
     for (const p of pending) (p.kind === 'unique' ? uniques : indexes).push(p.names.map(col));
     for (const f of fields) if (f.isUnique) uniques.push([f.column]);
-    return { name: name!, table, fields, uniques, indexes };
+    const primaryKey = compositeId ?? fields.filter((f) => f.isId).map((f) => f.name);
+    return { name: name!, table, fields, uniques, indexes, primaryKey };
   });
 }
 
@@ -83,9 +90,11 @@ export function expectedUdt(f: PrismaField): string {
   return f.list ? `_${base}` : base;
 }
 
-/** The model a scalar foreign-key field points to, if any. */
-export function foreignKeyTarget(model: PrismaModel, fieldName: string): string | undefined {
-  return model.fields.find((f) => f.isRelation && f.relationFields.includes(fieldName))?.type;
+/** The model and field a scalar foreign-key field points to, if any. */
+export function foreignKeyTarget(model: PrismaModel, fieldName: string): { model: string; field: string } | undefined {
+  const rel = model.fields.find((f) => f.isRelation && f.relationFields.includes(fieldName));
+  if (!rel) return undefined;
+  return { model: rel.type, field: rel.relationReferences[rel.relationFields.indexOf(fieldName)] ?? 'id' };
 }
 
 /** Models ordered so that every model comes after the models its foreign keys point to. */
