@@ -11,6 +11,8 @@ import { PrismaTenantRepository } from './db/repositories/tenant.repository';
 import { PrismaIssuedCredentialRepository } from './db/repositories/issued-credential.repository';
 import { PrismaIssuerDidPointer } from './db/repositories/issuer-did-pointer.repository';
 import { PrismaSchemaRepository } from './db/repositories/schema.repository';
+import { PrismaCredentialRepository } from './db/repositories/credential.repository';
+import { PrismaTemplateRepository } from './db/repositories/template.repository';
 import { EnvelopeSecretBox } from './kms/secret-box';
 import { type Clock, type KeyCustody, systemClock } from './domain/ports';
 import { buildGraphqlSchema } from './graphql/build-schema';
@@ -20,10 +22,17 @@ import { HolderResolver } from './graphql/resolvers/family-a/holder.resolver';
 import { IssuerResolver } from './graphql/resolvers/family-a/issuer.resolver';
 import { SchemasResolver } from './graphql/resolvers/family-a/schemas.resolver';
 import { VerifierResolver } from './graphql/resolvers/family-a/verifier.resolver';
+import { PresentationsResolver } from './graphql/resolvers/family-b/presentations.resolver';
+import { SignaturesResolver } from './graphql/resolvers/family-b/signatures.resolver';
+import { TemplateCredentialsResolver } from './graphql/resolvers/family-b/template-credentials.resolver';
+import { TemplatesResolver } from './graphql/resolvers/family-b/templates.resolver';
+import { ZkpTokensResolver } from './graphql/resolvers/family-b/zkp-tokens.resolver';
+import { LedgerResolver } from './graphql/resolvers/ledger.resolver';
 import { createGraphqlEndpoint } from './graphql/server';
 import { EnvelopeKeyCustody } from './kms/key-custody';
 import { kekFromMasterKey } from './kms/envelope';
 import { resolveMasterKey } from './kms/master-key';
+import { type Ledger, createLedger, deriveLedgerSeed } from './ledger';
 import type { Logger } from './logging/logger';
 import { healthRoutes } from './rest/health.routes';
 import { errorHandler, notFoundHandler } from './rest/middleware/error-handler';
@@ -43,17 +52,22 @@ export interface CredgateApp {
   readonly services: Services;
   /** Key custody, exposed for administration and tests; transports never use it directly. */
   readonly custody: KeyCustody;
+  /** The transparency-log port (appends happen inside the services that own anchored records). */
+  readonly ledger: Ledger;
   close(): Promise<void>;
 }
 
 /** Opens and migrates the database and returns services only (used by the CLI). */
-export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services; custody: KeyCustody }> {
+export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger }> {
   const { config, logger } = options;
   const db = await openDatabase(config.database);
   try {
     const applied = await migrate(db.sql, readMigrations());
     if (applied.length > 0) logger.info({ applied }, 'applied database migrations');
-    const kek = kekFromMasterKey(resolveMasterKey(config, logger));
+    const masterKey = resolveMasterKey(config, logger);
+    const kek = kekFromMasterKey(masterKey);
+    // One deployment-wide log signing key, derived (never stored): HKDF-SHA256(master key, info 'credgate/ledger-log-key/v1').
+    const ledger = createLedger(db.prisma, { seed: deriveLedgerSeed(masterKey), origin: `${new URL(config.publicUrl).host}/ledger` });
     const custody = new EnvelopeKeyCustody(kek, new PrismaManagedKeyRepository(db.prisma));
     const services = createServices({
       config,
@@ -67,8 +81,11 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       schemas: new PrismaSchemaRepository(db.prisma),
       issued: new PrismaIssuedCredentialRepository(db.prisma),
       issuerPointer: new PrismaIssuerDidPointer(db.prisma),
+      ledger,
+      templateRepo: new PrismaTemplateRepository(db.prisma, ledger),
+      credentialRepo: new PrismaCredentialRepository(db.prisma, ledger),
     });
-    return { db, services, custody };
+    return { db, services, custody, ledger };
   } catch (e) {
     await db.close();
     throw e;
@@ -78,7 +95,7 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
 /** The composition root: wires every layer. It does not listen; main.ts and tests do. */
 export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { config, logger } = options;
-  const { db, services, custody } = await createCore(options);
+  const { db, services, custody, ledger } = await createCore(options);
   const resolvers = new Map<unknown, unknown>([
     [KeysResolver, new KeysResolver(services.keys, services.users)],
     [DidsResolver, new DidsResolver(services.dids, services.users)],
@@ -86,6 +103,12 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     [SchemasResolver, new SchemasResolver(services.schemas)],
     [HolderResolver, new HolderResolver(services.credentials)],
     [VerifierResolver, new VerifierResolver(services.verification)],
+    [LedgerResolver, new LedgerResolver(services.ledger)],
+    [TemplatesResolver, new TemplatesResolver(services.templates)],
+    [TemplateCredentialsResolver, new TemplateCredentialsResolver(services.familyBCredentials)],
+    [PresentationsResolver, new PresentationsResolver(services.presentations)],
+    [SignaturesResolver, new SignaturesResolver(services.signatures)],
+    [ZkpTokensResolver, new ZkpTokensResolver(services.zkpTokens)],
   ]);
   const container: ContainerType = { get: (cls) => resolvers.get(cls) };
   const graphql = await createGraphqlEndpoint({
@@ -109,6 +132,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     db,
     services,
     custody,
+    ledger,
     async close() {
       await graphql.stop();
       await db.close();

@@ -178,3 +178,58 @@ export interface SecretBox {
   seal(plaintext: Uint8Array, context: string): Uint8Array;
   open(envelope: Uint8Array, context: string): Uint8Array;
 }
+
+export interface TemplateAttributeRecord {
+  readonly attributeName: string;
+  readonly type: string;
+  readonly description: string;
+  readonly required?: boolean;
+}
+
+export interface TemplateRecord {
+  readonly id: string;
+  readonly templateId: string;
+  readonly tenantId: string;
+  readonly name: string;
+  readonly description: string;
+  readonly issuerDidId: string;
+  readonly attributes: TemplateAttributeRecord[];
+  readonly expiration: { value: number; unit: string };
+  readonly issuanceDate: Date;
+  readonly expirationDate: Date;
+  readonly version: number;
+  readonly deletedAt: Date | null;
+}
+
+/** A ledger append to run inside the same transaction as the record it anchors. */
+export interface AnchorRequest {
+  readonly logId: string;
+  readonly entryHash: Uint8Array;
+  readonly kind: string;
+  readonly ref: string;
+}
+
+export interface FamilyBCredentialRecord {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly templateId: string;
+  readonly issuerDidId: string;
+  readonly holder: string | null;
+  readonly document: Record<string, unknown>;
+  readonly credentialHash: Uint8Array;
+  readonly statusListId: string;
+  readonly statusIndex: number;
+  readonly status: 'issued' | 'revoked';
+  readonly revokedAt: Date | null;
+  readonly expiresAt: Date;
+}
+
+export interface StatusListRecord {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly issuerDidId: string;
+  readonly purpose: string;
+  readonly bits: Uint8Array;
+  readonly version: number;
+  readonly updatedAt: Date;
+}

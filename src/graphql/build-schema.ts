@@ -4,12 +4,18 @@ import { type ContainerType, buildSchemaSync } from 'type-graphql';
 import { authChecker } from './auth-checker';
 import { DidsResolver } from './resolvers/dids.resolver';
 import { KeysResolver } from './resolvers/keys.resolver';
+import { LedgerResolver } from './resolvers/ledger.resolver';
 import { HolderResolver } from './resolvers/family-a/holder.resolver';
 import { IssuerResolver } from './resolvers/family-a/issuer.resolver';
 import { SchemasResolver } from './resolvers/family-a/schemas.resolver';
 import { VerifierResolver } from './resolvers/family-a/verifier.resolver';
+import { PresentationsResolver } from './resolvers/family-b/presentations.resolver';
+import { SignaturesResolver } from './resolvers/family-b/signatures.resolver';
+import { TemplateCredentialsResolver } from './resolvers/family-b/template-credentials.resolver';
+import { TemplatesResolver } from './resolvers/family-b/templates.resolver';
+import { ZkpTokensResolver } from './resolvers/family-b/zkp-tokens.resolver';
 
-export const RESOLVERS = [KeysResolver, DidsResolver, IssuerResolver, SchemasResolver, HolderResolver, VerifierResolver] as const;
+export const RESOLVERS = [KeysResolver, DidsResolver, IssuerResolver, SchemasResolver, HolderResolver, VerifierResolver, LedgerResolver, TemplatesResolver, TemplateCredentialsResolver, PresentationsResolver, SignaturesResolver, ZkpTokensResolver] as const;
 
 /** Resolver instances come from the composition root; printing the schema needs none. */
 const noContainer: ContainerType = {

@@ -1,13 +1,19 @@
 import { Router } from 'express';
 import type { SchemasService } from '../services/family-a/schemas.service';
+import type { FamilyBCredentialsService } from '../services/family-b/credentials.service';
 import { pathParam } from './validate';
 
 /**
  * Published documents that credentials link to, readable without an API key: a credential's
  * `credentialSchema.id` must resolve for any verifier.
  */
-export function publicRoutes(schemas: SchemasService): Router {
+export function publicRoutes(schemas: SchemasService, credentials: FamilyBCredentialsService): Router {
   const r = Router();
+  // W3C Bitstring Status List credentials, referenced from each credential's credentialStatus.
+  r.get('/status/:listId', async (req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.json(await credentials.statusListCredential(pathParam(req, 'listId')));
+  });
   r.get('/t/:tenant/schema/:name', async (req, res) => {
     res.json(await schemas.publicBody(pathParam(req, 'tenant'), pathParam(req, 'name')));
   });

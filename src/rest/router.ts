@@ -8,6 +8,10 @@ import { verifierRoutes } from './family-a/verifier.routes';
 import { publicRoutes } from './public.routes';
 import { didRoutes } from './family-b/dids.routes';
 import { keyRoutes } from './family-b/keys.routes';
+import { ledgerRoutes } from './family-b/ledger.routes';
+import { credentialRoutes } from './family-b/credentials.routes';
+import { presentationRoutes } from './family-b/presentations.routes';
+import { templateRoutes } from './family-b/templates.routes';
 import { resolverRoutes } from './family-b/resolver.routes';
 import { jsonBody } from './middleware/body';
 
@@ -36,6 +40,10 @@ export function restRouter(services: Services, bodyLimitBytes: number): Router {
   r.use(keyRoutes(services.auth, services.keys));
   r.use(didRoutes(services.auth, services.dids));
   r.use(resolverRoutes(services.auth, services.dids));
-  r.use(publicRoutes(services.schemas));
+  r.use(ledgerRoutes(services.auth, services.ledger));
+  r.use(templateRoutes(services.auth, services.templates));
+  r.use(credentialRoutes(services.auth, services.familyBCredentials));
+  r.use(presentationRoutes(services.auth, services.presentations, services.signatures, services.zkpTokens));
+  r.use(publicRoutes(services.schemas, services.familyBCredentials));
   return r;
 }

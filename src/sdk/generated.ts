@@ -5,6 +5,11 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentNode } from 'graphql';
+/** The predicate: the subject is at least `age` full years old. */
+export type AgeConditionInput = {
+  age: number;
+};
+
 export type CreateDidInput = {
   /** secp256k1 (default) or Ed25519. */
   keyType?: string | null | undefined;
@@ -12,6 +17,21 @@ export type CreateDidInput = {
   method: string;
   /** Public key, hex (secp256k1 compressed/uncompressed, or 32-byte Ed25519). */
   publicKey: string;
+};
+
+/** REST: the body of POST /create-vp. Give credentialIds or credentials, not both. */
+export type CreatePresentationInput = {
+  challenge?: string | null | undefined;
+  /** Ids of the tenant's issued credentials. */
+  credentialIds?: Array<string> | null | undefined;
+  /** Credential documents carrying a valid issuer signature. */
+  credentials?: Array<Record<string, unknown>> | null | undefined;
+  domain?: string | null | undefined;
+  holderDID: string;
+  /** secp256k1, hex; omit when the service holds the key of holderDID. Used for this call only. */
+  holderPrivateKey?: string | null | undefined;
+  /** credential id → the attribute names to disclose. */
+  sharedAttributes: Record<string, unknown>;
 };
 
 /** REST: the body of POST /issuer/createSchema. */
@@ -32,6 +52,17 @@ export type CreateZkpInput = {
   credentials: Record<string, unknown>;
   /** `attribute=value` strings. */
   verifyParams?: Array<string> | null | undefined;
+};
+
+/** REST: the body of POST /createZkpToken. Give credentialId or credential. */
+export type CreateZkpTokenInput = {
+  /** The date attribute to evaluate; by default a birth-date-like date attribute of the template. */
+  attribute?: string | null | undefined;
+  condition: AgeConditionInput;
+  /** The credential (an object with its id). */
+  credential?: Record<string, unknown> | null | undefined;
+  /** Id of a credential the tenant issued. */
+  credentialId?: string | null | undefined;
 };
 
 /** How long credentials of the schema stay valid. */
@@ -60,6 +91,16 @@ export type IssueCredentialInput = {
   schemaName: string;
 };
 
+/** REST: the body of POST /credentials. */
+export type IssueTemplateCredentialInput = {
+  /** The attribute values, checked against the template; `id` may name the holder DID. */
+  credentialSubject: Record<string, unknown>;
+  /** The holder DID; when credentialSubject.id is also given they must agree. */
+  holder?: string | null | undefined;
+  /** A live template of the tenant (VcTemplate.templateId). */
+  templateId: string;
+};
+
 /** One attribute of a Family A schema (REST: an item of `attributes`). */
 export type SchemaAttributeInput = {
   attributeName: string;
@@ -69,6 +110,34 @@ export type SchemaAttributeInput = {
   required: boolean;
   /** An attribute type of the interface (e.g. string, number, date). */
   type: string;
+};
+
+/** One attribute of a Family B template (REST: an item of `attributes`). */
+export type TemplateAttributeInput = {
+  attributeName: string;
+  description: string;
+  /** Whether issuance must give the attribute; omitted means true. */
+  required?: boolean | null | undefined;
+  /** An attribute type of the interface (e.g. string, number, date). */
+  type: string;
+};
+
+/** How long credentials of the template stay valid. */
+export type TemplateExpirationInput = {
+  /** A calendar unit (e.g. days, months, years). */
+  unit: string;
+  value: number;
+};
+
+/** REST: the body of POST /vc-templates and PUT /vc-templates/{templateId}. */
+export type VcTemplateInput = {
+  attributes: Array<TemplateAttributeInput>;
+  description: string;
+  expiration: TemplateExpirationInput;
+  /** One of the tenant's own service DIDs (createDid); it signs the template's credentials. */
+  issuer: string;
+  /** Letters, digits, space . _ - (1-128), starting with a letter or digit. */
+  templateName: string;
 };
 
 /** REST: the headers and body of POST /verifier/verify. */
@@ -88,6 +157,27 @@ export type VerifyCredentialInput = {
   zkpValidation?: boolean | null | undefined;
 };
 
+/** REST: the body of POST /verify-vp. */
+export type VerifyPresentationInput = {
+  challenge?: string | null | undefined;
+  domain?: string | null | undefined;
+  holderDID: string;
+  /** secp256k1 public key of holderDID, hex. */
+  holderPublicKey: string;
+  /** credential id → the attribute names expected to be disclosed. */
+  sharedAttributes: Record<string, unknown>;
+  /** The presentation createPresentation returned. */
+  vpToken: Record<string, unknown>;
+};
+
+/** REST: the body of POST /verifyZkpToken. */
+export type VerifyZkpTokenInput = {
+  /** The issuer's secp256k1 public key, hex. */
+  publicKey: string;
+  zkpData: ZkpDataInput;
+  zkpToken: string;
+};
+
 /** A ZKP certificate as createZkpCertificate returned it, with the signatures. */
 export type ZkpCertificateInput = {
   certificate: Record<string, unknown>;
@@ -97,6 +187,13 @@ export type ZkpCertificateInput = {
   userSignature: string;
   /** The userSignature createZkpCertificate returned (issuer signature), hex. */
   zkpSignature: string;
+};
+
+/** The zkpData createZkpToken returned, unchanged. */
+export type ZkpDataInput = {
+  calculatedAge: number;
+  condition: AgeConditionInput;
+  conditionMet: boolean;
 };
 
 export type DidRecordDocumentFieldsFragment = { recordId: string | null, id: string, topicId: string | null, templateTopicId: string | null, authentication: Array<string>, service: Array<unknown>, created: string | null, updated: string | null, ledgerFileId: string | null, version: number, publicKeys: Array<{ id: string, type: string, publicKeyHex: string, recordId: string }> };
@@ -232,6 +329,118 @@ export type DecryptCredentialQueryVariables = Exact<{
 
 export type DecryptCredentialQuery = { decryptCredential: Record<string, unknown> };
 
+export type VcTemplateFieldsFragment = { recordId: string, templateId: string, name: string, description: string, context: Array<string>, type: Array<string>, issuer: string, issuanceDate: string, expirationDate: string, version: number, credentialSubject: Array<{ attributeName: string, type: string, description: string }> };
+
+export type CreateVcTemplateMutationVariables = Exact<{
+  input: VcTemplateInput;
+}>;
+
+
+export type CreateVcTemplateMutation = { createVcTemplate: { recordId: string, templateId: string, name: string, description: string, context: Array<string>, type: Array<string>, issuer: string, issuanceDate: string, expirationDate: string, version: number, credentialSubject: Array<{ attributeName: string, type: string, description: string }> } };
+
+export type VcTemplatesQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type VcTemplatesQuery = { vcTemplates: { totalCount: number, edges: Array<{ cursor: string, node: { recordId: string, templateId: string, name: string, description: string, context: Array<string>, type: Array<string>, issuer: string, issuanceDate: string, expirationDate: string, version: number, credentialSubject: Array<{ attributeName: string, type: string, description: string }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type VcTemplateQueryVariables = Exact<{
+  templateName: string;
+}>;
+
+
+export type VcTemplateQuery = { vcTemplate: { recordId: string, templateId: string, name: string, description: string, context: Array<string>, type: Array<string>, issuer: string, issuanceDate: string, expirationDate: string, version: number, credentialSubject: Array<{ attributeName: string, type: string, description: string }> } };
+
+export type UpdateVcTemplateMutationVariables = Exact<{
+  templateId: string;
+  input: VcTemplateInput;
+}>;
+
+
+export type UpdateVcTemplateMutation = { updateVcTemplate: { recordId: string, templateId: string, name: string, description: string, context: Array<string>, type: Array<string>, issuer: string, issuanceDate: string, expirationDate: string, version: number, credentialSubject: Array<{ attributeName: string, type: string, description: string }> } };
+
+export type DeleteVcTemplateMutationVariables = Exact<{
+  templateId: string;
+}>;
+
+
+export type DeleteVcTemplateMutation = { deleteVcTemplate: boolean };
+
+export type IssueTemplateCredentialMutationVariables = Exact<{
+  input: IssueTemplateCredentialInput;
+}>;
+
+
+export type IssueTemplateCredentialMutation = { issueTemplateCredential: Record<string, unknown> };
+
+export type TemplateCredentialQueryVariables = Exact<{
+  credentialId: string;
+}>;
+
+
+export type TemplateCredentialQuery = { templateCredential: Record<string, unknown> };
+
+export type RevokeTemplateCredentialMutationVariables = Exact<{
+  credentialId: string;
+}>;
+
+
+export type RevokeTemplateCredentialMutation = { revokeTemplateCredential: { id: string, status: string, revokedAt: string } };
+
+export type VerifyTemplateCredentialQueryVariables = Exact<{
+  credential: Record<string, unknown>;
+}>;
+
+
+export type VerifyTemplateCredentialQuery = { verifyTemplateCredential: { verified: boolean, checks: Array<{ check: string, ok: boolean, detail: string | null }>, anchor: { logId: string, leafIndex: number, treeSize: number, entryHash: string, inclusionProof: Array<string>, checkpoint: string, logPublicKey: string } | null } };
+
+export type CreatePresentationMutationVariables = Exact<{
+  input: CreatePresentationInput;
+}>;
+
+
+export type CreatePresentationMutation = { createPresentation: Record<string, unknown> };
+
+export type VerifyPresentationQueryVariables = Exact<{
+  input: VerifyPresentationInput;
+}>;
+
+
+export type VerifyPresentationQuery = { verifyPresentation: { message: string } };
+
+export type CreateSignatureMutationVariables = Exact<{
+  data: unknown;
+  privateKey: string;
+}>;
+
+
+export type CreateSignatureMutation = { createSignature: string };
+
+export type VerifySignatureQueryVariables = Exact<{
+  signature: string;
+  data: unknown;
+  publicKey: string;
+}>;
+
+
+export type VerifySignatureQuery = { verifySignature: boolean };
+
+export type CreateZkpTokenMutationVariables = Exact<{
+  input: CreateZkpTokenInput;
+}>;
+
+
+export type CreateZkpTokenMutation = { createZkpToken: { zkpToken: string, publicKey: string, zkpData: { conditionMet: boolean, calculatedAge: number, condition: { age: number } } } };
+
+export type VerifyZkpTokenQueryVariables = Exact<{
+  input: VerifyZkpTokenInput;
+}>;
+
+
+export type VerifyZkpTokenQuery = { verifyZkpToken: { success: boolean, conditionMet: boolean, calculatedAge: number, message: string } };
+
 export type GenerateKeypairMutationVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -242,9 +451,55 @@ export type GenerateUserKeyPairMutationVariables = Exact<{ [key: string]: never;
 
 export type GenerateUserKeyPairMutation = { generateUserKeyPair: { privateKey: string, publicKey: string } };
 
+export type LedgerCheckpointFieldsFragment = { logId: string, origin: string, treeSize: number, rootHash: string, note: string, verifierKey: string, publicKey: string };
+
+export type LedgerCheckpointQueryVariables = Exact<{
+  logId: string;
+}>;
+
+
+export type LedgerCheckpointQuery = { ledgerCheckpoint: { logId: string, origin: string, treeSize: number, rootHash: string, note: string, verifierKey: string, publicKey: string } };
+
+export type LedgerInclusionProofQueryVariables = Exact<{
+  logId: string;
+  leafIndex: number;
+  treeSize?: number | null | undefined;
+}>;
+
+
+export type LedgerInclusionProofQuery = { ledgerInclusionProof: { logId: string, leafIndex: number, treeSize: number, leafHash: string, proof: Array<string>, checkpoint: { logId: string, origin: string, treeSize: number, rootHash: string, note: string, verifierKey: string, publicKey: string } } };
+
+export type LedgerConsistencyProofQueryVariables = Exact<{
+  logId: string;
+  from: number;
+  to?: number | null | undefined;
+}>;
+
+
+export type LedgerConsistencyProofQuery = { ledgerConsistencyProof: { logId: string, fromSize: number, toSize: number, proof: Array<string>, checkpoint: { logId: string, origin: string, treeSize: number, rootHash: string, note: string, verifierKey: string, publicKey: string } } };
+
+export type LedgerEntryQueryVariables = Exact<{
+  logId: string;
+  entryHash: string;
+}>;
+
+
+export type LedgerEntryQuery = { ledgerEntry: { logId: string, entryHash: string, leafIndex: number, kind: string, ref: string, leafHash: string, treeSize: number, proof: Array<string>, checkpoint: { logId: string, origin: string, treeSize: number, rootHash: string, note: string, verifierKey: string, publicKey: string } } };
+
+export type LedgerLeavesQueryVariables = Exact<{
+  logId: string;
+  start: number;
+  end: number;
+}>;
+
+
+export type LedgerLeavesQuery = { ledgerLeaves: { logId: string, start: number, end: number, leafHashes: Array<string> } };
+
 export const DidRecordDocumentFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DidRecordDocumentFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DidRecordDocument"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recordId"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"topicId"}},{"kind":"Field","name":{"kind":"Name","value":"templateTopicId"}},{"kind":"Field","name":{"kind":"Name","value":"publicKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"publicKeyHex"}},{"kind":"Field","name":{"kind":"Name","value":"recordId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"authentication"}},{"kind":"Field","name":{"kind":"Name","value":"service"}},{"kind":"Field","name":{"kind":"Name","value":"created"}},{"kind":"Field","name":{"kind":"Name","value":"updated"}},{"kind":"Field","name":{"kind":"Name","value":"ledgerFileId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}}]}}]} as unknown as DocumentNode;
 export const IssueCredentialPayloadFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"IssueCredentialPayloadFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"IssueCredentialPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"verifiableCredential"}},{"kind":"Field","name":{"kind":"Name","value":"userSignature"}},{"kind":"Field","name":{"kind":"Name","value":"cryptograph"}},{"kind":"Field","name":{"kind":"Name","value":"cryptographPng"}}]}}]} as unknown as DocumentNode;
 export const CredentialSchemaFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CredentialSchemaFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CredentialSchema"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"body"}},{"kind":"Field","name":{"kind":"Name","value":"timestamp"}}]}}]} as unknown as DocumentNode;
+export const VcTemplateFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"VcTemplateFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"VcTemplate"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recordId"}},{"kind":"Field","name":{"kind":"Name","value":"templateId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"context"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"issuer"}},{"kind":"Field","name":{"kind":"Name","value":"issuanceDate"}},{"kind":"Field","name":{"kind":"Name","value":"expirationDate"}},{"kind":"Field","name":{"kind":"Name","value":"credentialSubject"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"attributeName"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}},{"kind":"Field","name":{"kind":"Name","value":"version"}}]}}]} as unknown as DocumentNode;
+export const LedgerCheckpointFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LedgerCheckpointFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"LedgerCheckpoint"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"logId"}},{"kind":"Field","name":{"kind":"Name","value":"origin"}},{"kind":"Field","name":{"kind":"Name","value":"treeSize"}},{"kind":"Field","name":{"kind":"Name","value":"rootHash"}},{"kind":"Field","name":{"kind":"Name","value":"note"}},{"kind":"Field","name":{"kind":"Name","value":"verifierKey"}},{"kind":"Field","name":{"kind":"Name","value":"publicKey"}}]}}]} as unknown as DocumentNode;
 export const CreateDidDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateDid"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateDidInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createDid"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"created"}},{"kind":"Field","name":{"kind":"Name","value":"document"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"DidRecordDocumentFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DidRecordDocumentFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DidRecordDocument"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recordId"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"topicId"}},{"kind":"Field","name":{"kind":"Name","value":"templateTopicId"}},{"kind":"Field","name":{"kind":"Name","value":"publicKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"publicKeyHex"}},{"kind":"Field","name":{"kind":"Name","value":"recordId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"authentication"}},{"kind":"Field","name":{"kind":"Name","value":"service"}},{"kind":"Field","name":{"kind":"Name","value":"created"}},{"kind":"Field","name":{"kind":"Name","value":"updated"}},{"kind":"Field","name":{"kind":"Name","value":"ledgerFileId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}}]}}]} as unknown as DocumentNode;
 export const DidDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Did"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"did"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"did"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"did"},"value":{"kind":"Variable","name":{"kind":"Name","value":"did"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"DidRecordDocumentFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DidRecordDocumentFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DidRecordDocument"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recordId"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"topicId"}},{"kind":"Field","name":{"kind":"Name","value":"templateTopicId"}},{"kind":"Field","name":{"kind":"Name","value":"publicKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"publicKeyHex"}},{"kind":"Field","name":{"kind":"Name","value":"recordId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"authentication"}},{"kind":"Field","name":{"kind":"Name","value":"service"}},{"kind":"Field","name":{"kind":"Name","value":"created"}},{"kind":"Field","name":{"kind":"Name","value":"updated"}},{"kind":"Field","name":{"kind":"Name","value":"ledgerFileId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}}]}}]} as unknown as DocumentNode;
 export const DidDocumentDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"DidDocument"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"did"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"didDocument"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"did"},"value":{"kind":"Variable","name":{"kind":"Name","value":"did"}}}]}]}}]} as unknown as DocumentNode;
@@ -262,8 +517,28 @@ export const RevokeCredentialDocument = {"kind":"Document","definitions":[{"kind
 export const CreateZkpCertificateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateZkpCertificate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateZkpInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createZkpCertificate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"certificate"}},{"kind":"Field","name":{"kind":"Name","value":"userSignature"}},{"kind":"Field","name":{"kind":"Name","value":"publicKey"}}]}}]}}]} as unknown as DocumentNode;
 export const VerifyCredentialDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"VerifyCredential"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"VerifyCredentialInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"verifyCredential"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"data"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"isVCValid"}},{"kind":"Field","name":{"kind":"Name","value":"isIssuerDIDValid"}},{"kind":"Field","name":{"kind":"Name","value":"biometricMatchScore"}},{"kind":"Field","name":{"kind":"Name","value":"zkpMessage"}},{"kind":"Field","name":{"kind":"Name","value":"reasons"}}]}}]}}]}}]} as unknown as DocumentNode;
 export const DecryptCredentialDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"DecryptCredential"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"privateKey"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"vc"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"JSONObject"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"decryptCredential"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"privateKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"privateKey"}}},{"kind":"Argument","name":{"kind":"Name","value":"vc"},"value":{"kind":"Variable","name":{"kind":"Name","value":"vc"}}}]}]}}]} as unknown as DocumentNode;
+export const CreateVcTemplateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateVcTemplate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"VcTemplateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createVcTemplate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"VcTemplateFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"VcTemplateFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"VcTemplate"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recordId"}},{"kind":"Field","name":{"kind":"Name","value":"templateId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"context"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"issuer"}},{"kind":"Field","name":{"kind":"Name","value":"issuanceDate"}},{"kind":"Field","name":{"kind":"Name","value":"expirationDate"}},{"kind":"Field","name":{"kind":"Name","value":"credentialSubject"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"attributeName"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}},{"kind":"Field","name":{"kind":"Name","value":"version"}}]}}]} as unknown as DocumentNode;
+export const VcTemplatesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"VcTemplates"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vcTemplates"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"VcTemplateFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"totalCount"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"VcTemplateFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"VcTemplate"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recordId"}},{"kind":"Field","name":{"kind":"Name","value":"templateId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"context"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"issuer"}},{"kind":"Field","name":{"kind":"Name","value":"issuanceDate"}},{"kind":"Field","name":{"kind":"Name","value":"expirationDate"}},{"kind":"Field","name":{"kind":"Name","value":"credentialSubject"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"attributeName"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}},{"kind":"Field","name":{"kind":"Name","value":"version"}}]}}]} as unknown as DocumentNode;
+export const VcTemplateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"VcTemplate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"templateName"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vcTemplate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"templateName"},"value":{"kind":"Variable","name":{"kind":"Name","value":"templateName"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"VcTemplateFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"VcTemplateFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"VcTemplate"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recordId"}},{"kind":"Field","name":{"kind":"Name","value":"templateId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"context"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"issuer"}},{"kind":"Field","name":{"kind":"Name","value":"issuanceDate"}},{"kind":"Field","name":{"kind":"Name","value":"expirationDate"}},{"kind":"Field","name":{"kind":"Name","value":"credentialSubject"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"attributeName"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}},{"kind":"Field","name":{"kind":"Name","value":"version"}}]}}]} as unknown as DocumentNode;
+export const UpdateVcTemplateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateVcTemplate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"templateId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"VcTemplateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateVcTemplate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"templateId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"templateId"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"VcTemplateFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"VcTemplateFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"VcTemplate"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recordId"}},{"kind":"Field","name":{"kind":"Name","value":"templateId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"context"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"issuer"}},{"kind":"Field","name":{"kind":"Name","value":"issuanceDate"}},{"kind":"Field","name":{"kind":"Name","value":"expirationDate"}},{"kind":"Field","name":{"kind":"Name","value":"credentialSubject"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"attributeName"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}},{"kind":"Field","name":{"kind":"Name","value":"version"}}]}}]} as unknown as DocumentNode;
+export const DeleteVcTemplateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteVcTemplate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"templateId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteVcTemplate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"templateId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"templateId"}}}]}]}}]} as unknown as DocumentNode;
+export const IssueTemplateCredentialDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"IssueTemplateCredential"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IssueTemplateCredentialInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"issueTemplateCredential"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}]}]}}]} as unknown as DocumentNode;
+export const TemplateCredentialDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"TemplateCredential"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"credentialId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"templateCredential"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"credentialId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"credentialId"}}}]}]}}]} as unknown as DocumentNode;
+export const RevokeTemplateCredentialDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RevokeTemplateCredential"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"credentialId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"revokeTemplateCredential"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"credentialId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"credentialId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}}]}}]} as unknown as DocumentNode;
+export const VerifyTemplateCredentialDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"VerifyTemplateCredential"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"credential"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"JSONObject"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"verifyTemplateCredential"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"credential"},"value":{"kind":"Variable","name":{"kind":"Name","value":"credential"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"verified"}},{"kind":"Field","name":{"kind":"Name","value":"checks"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"check"}},{"kind":"Field","name":{"kind":"Name","value":"ok"}},{"kind":"Field","name":{"kind":"Name","value":"detail"}}]}},{"kind":"Field","name":{"kind":"Name","value":"anchor"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"logId"}},{"kind":"Field","name":{"kind":"Name","value":"leafIndex"}},{"kind":"Field","name":{"kind":"Name","value":"treeSize"}},{"kind":"Field","name":{"kind":"Name","value":"entryHash"}},{"kind":"Field","name":{"kind":"Name","value":"inclusionProof"}},{"kind":"Field","name":{"kind":"Name","value":"checkpoint"}},{"kind":"Field","name":{"kind":"Name","value":"logPublicKey"}}]}}]}}]}}]} as unknown as DocumentNode;
+export const CreatePresentationDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreatePresentation"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreatePresentationInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createPresentation"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}]}]}}]} as unknown as DocumentNode;
+export const VerifyPresentationDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"VerifyPresentation"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"VerifyPresentationInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"verifyPresentation"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]} as unknown as DocumentNode;
+export const CreateSignatureDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateSignature"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"data"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"JSON"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"privateKey"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createSignature"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"data"},"value":{"kind":"Variable","name":{"kind":"Name","value":"data"}}},{"kind":"Argument","name":{"kind":"Name","value":"privateKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"privateKey"}}}]}]}}]} as unknown as DocumentNode;
+export const VerifySignatureDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"VerifySignature"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"signature"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"data"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"JSON"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"publicKey"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"verifySignature"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"signature"},"value":{"kind":"Variable","name":{"kind":"Name","value":"signature"}}},{"kind":"Argument","name":{"kind":"Name","value":"data"},"value":{"kind":"Variable","name":{"kind":"Name","value":"data"}}},{"kind":"Argument","name":{"kind":"Name","value":"publicKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"publicKey"}}}]}]}}]} as unknown as DocumentNode;
+export const CreateZkpTokenDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateZkpToken"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateZkpTokenInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createZkpToken"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"zkpToken"}},{"kind":"Field","name":{"kind":"Name","value":"zkpData"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"condition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"age"}}]}},{"kind":"Field","name":{"kind":"Name","value":"conditionMet"}},{"kind":"Field","name":{"kind":"Name","value":"calculatedAge"}}]}},{"kind":"Field","name":{"kind":"Name","value":"publicKey"}}]}}]}}]} as unknown as DocumentNode;
+export const VerifyZkpTokenDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"VerifyZkpToken"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"VerifyZkpTokenInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"verifyZkpToken"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"conditionMet"}},{"kind":"Field","name":{"kind":"Name","value":"calculatedAge"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]} as unknown as DocumentNode;
 export const GenerateKeypairDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GenerateKeypair"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"generateKeypair"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"keyId"}},{"kind":"Field","name":{"kind":"Name","value":"algorithm"}},{"kind":"Field","name":{"kind":"Name","value":"publicKey"}},{"kind":"Field","name":{"kind":"Name","value":"privateKey"}}]}}]}}]} as unknown as DocumentNode;
 export const GenerateUserKeyPairDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GenerateUserKeyPair"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"generateUserKeyPair"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"privateKey"}},{"kind":"Field","name":{"kind":"Name","value":"publicKey"}}]}}]}}]} as unknown as DocumentNode;
+export const LedgerCheckpointDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"LedgerCheckpoint"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"logId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ledgerCheckpoint"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"logId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"logId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"LedgerCheckpointFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LedgerCheckpointFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"LedgerCheckpoint"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"logId"}},{"kind":"Field","name":{"kind":"Name","value":"origin"}},{"kind":"Field","name":{"kind":"Name","value":"treeSize"}},{"kind":"Field","name":{"kind":"Name","value":"rootHash"}},{"kind":"Field","name":{"kind":"Name","value":"note"}},{"kind":"Field","name":{"kind":"Name","value":"verifierKey"}},{"kind":"Field","name":{"kind":"Name","value":"publicKey"}}]}}]} as unknown as DocumentNode;
+export const LedgerInclusionProofDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"LedgerInclusionProof"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"logId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"leafIndex"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"treeSize"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ledgerInclusionProof"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"logId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"logId"}}},{"kind":"Argument","name":{"kind":"Name","value":"leafIndex"},"value":{"kind":"Variable","name":{"kind":"Name","value":"leafIndex"}}},{"kind":"Argument","name":{"kind":"Name","value":"treeSize"},"value":{"kind":"Variable","name":{"kind":"Name","value":"treeSize"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"logId"}},{"kind":"Field","name":{"kind":"Name","value":"leafIndex"}},{"kind":"Field","name":{"kind":"Name","value":"treeSize"}},{"kind":"Field","name":{"kind":"Name","value":"leafHash"}},{"kind":"Field","name":{"kind":"Name","value":"proof"}},{"kind":"Field","name":{"kind":"Name","value":"checkpoint"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"LedgerCheckpointFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LedgerCheckpointFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"LedgerCheckpoint"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"logId"}},{"kind":"Field","name":{"kind":"Name","value":"origin"}},{"kind":"Field","name":{"kind":"Name","value":"treeSize"}},{"kind":"Field","name":{"kind":"Name","value":"rootHash"}},{"kind":"Field","name":{"kind":"Name","value":"note"}},{"kind":"Field","name":{"kind":"Name","value":"verifierKey"}},{"kind":"Field","name":{"kind":"Name","value":"publicKey"}}]}}]} as unknown as DocumentNode;
+export const LedgerConsistencyProofDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"LedgerConsistencyProof"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"logId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"from"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"to"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ledgerConsistencyProof"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"logId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"logId"}}},{"kind":"Argument","name":{"kind":"Name","value":"from"},"value":{"kind":"Variable","name":{"kind":"Name","value":"from"}}},{"kind":"Argument","name":{"kind":"Name","value":"to"},"value":{"kind":"Variable","name":{"kind":"Name","value":"to"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"logId"}},{"kind":"Field","name":{"kind":"Name","value":"fromSize"}},{"kind":"Field","name":{"kind":"Name","value":"toSize"}},{"kind":"Field","name":{"kind":"Name","value":"proof"}},{"kind":"Field","name":{"kind":"Name","value":"checkpoint"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"LedgerCheckpointFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LedgerCheckpointFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"LedgerCheckpoint"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"logId"}},{"kind":"Field","name":{"kind":"Name","value":"origin"}},{"kind":"Field","name":{"kind":"Name","value":"treeSize"}},{"kind":"Field","name":{"kind":"Name","value":"rootHash"}},{"kind":"Field","name":{"kind":"Name","value":"note"}},{"kind":"Field","name":{"kind":"Name","value":"verifierKey"}},{"kind":"Field","name":{"kind":"Name","value":"publicKey"}}]}}]} as unknown as DocumentNode;
+export const LedgerEntryDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"LedgerEntry"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"logId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"entryHash"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ledgerEntry"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"logId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"logId"}}},{"kind":"Argument","name":{"kind":"Name","value":"entryHash"},"value":{"kind":"Variable","name":{"kind":"Name","value":"entryHash"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"logId"}},{"kind":"Field","name":{"kind":"Name","value":"entryHash"}},{"kind":"Field","name":{"kind":"Name","value":"leafIndex"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"ref"}},{"kind":"Field","name":{"kind":"Name","value":"leafHash"}},{"kind":"Field","name":{"kind":"Name","value":"treeSize"}},{"kind":"Field","name":{"kind":"Name","value":"proof"}},{"kind":"Field","name":{"kind":"Name","value":"checkpoint"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"LedgerCheckpointFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LedgerCheckpointFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"LedgerCheckpoint"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"logId"}},{"kind":"Field","name":{"kind":"Name","value":"origin"}},{"kind":"Field","name":{"kind":"Name","value":"treeSize"}},{"kind":"Field","name":{"kind":"Name","value":"rootHash"}},{"kind":"Field","name":{"kind":"Name","value":"note"}},{"kind":"Field","name":{"kind":"Name","value":"verifierKey"}},{"kind":"Field","name":{"kind":"Name","value":"publicKey"}}]}}]} as unknown as DocumentNode;
+export const LedgerLeavesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"LedgerLeaves"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"logId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"start"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"end"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ledgerLeaves"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"logId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"logId"}}},{"kind":"Argument","name":{"kind":"Name","value":"start"},"value":{"kind":"Variable","name":{"kind":"Name","value":"start"}}},{"kind":"Argument","name":{"kind":"Name","value":"end"},"value":{"kind":"Variable","name":{"kind":"Name","value":"end"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"logId"}},{"kind":"Field","name":{"kind":"Name","value":"start"}},{"kind":"Field","name":{"kind":"Name","value":"end"}},{"kind":"Field","name":{"kind":"Name","value":"leafHashes"}}]}}]}}]} as unknown as DocumentNode;
 export type Requester<C = {}> = <R, V>(doc: DocumentNode, vars?: V, options?: C) => Promise<R> | AsyncIterable<R>
 export function getSdk<C>(requester: Requester<C>) {
   return {
@@ -318,11 +593,71 @@ export function getSdk<C>(requester: Requester<C>) {
     DecryptCredential(variables: DecryptCredentialQueryVariables, options?: C): Promise<DecryptCredentialQuery> {
       return requester<DecryptCredentialQuery, DecryptCredentialQueryVariables>(DecryptCredentialDocument, variables, options) as Promise<DecryptCredentialQuery>;
     },
+    CreateVcTemplate(variables: CreateVcTemplateMutationVariables, options?: C): Promise<CreateVcTemplateMutation> {
+      return requester<CreateVcTemplateMutation, CreateVcTemplateMutationVariables>(CreateVcTemplateDocument, variables, options) as Promise<CreateVcTemplateMutation>;
+    },
+    VcTemplates(variables?: VcTemplatesQueryVariables, options?: C): Promise<VcTemplatesQuery> {
+      return requester<VcTemplatesQuery, VcTemplatesQueryVariables>(VcTemplatesDocument, variables, options) as Promise<VcTemplatesQuery>;
+    },
+    VcTemplate(variables: VcTemplateQueryVariables, options?: C): Promise<VcTemplateQuery> {
+      return requester<VcTemplateQuery, VcTemplateQueryVariables>(VcTemplateDocument, variables, options) as Promise<VcTemplateQuery>;
+    },
+    UpdateVcTemplate(variables: UpdateVcTemplateMutationVariables, options?: C): Promise<UpdateVcTemplateMutation> {
+      return requester<UpdateVcTemplateMutation, UpdateVcTemplateMutationVariables>(UpdateVcTemplateDocument, variables, options) as Promise<UpdateVcTemplateMutation>;
+    },
+    DeleteVcTemplate(variables: DeleteVcTemplateMutationVariables, options?: C): Promise<DeleteVcTemplateMutation> {
+      return requester<DeleteVcTemplateMutation, DeleteVcTemplateMutationVariables>(DeleteVcTemplateDocument, variables, options) as Promise<DeleteVcTemplateMutation>;
+    },
+    IssueTemplateCredential(variables: IssueTemplateCredentialMutationVariables, options?: C): Promise<IssueTemplateCredentialMutation> {
+      return requester<IssueTemplateCredentialMutation, IssueTemplateCredentialMutationVariables>(IssueTemplateCredentialDocument, variables, options) as Promise<IssueTemplateCredentialMutation>;
+    },
+    TemplateCredential(variables: TemplateCredentialQueryVariables, options?: C): Promise<TemplateCredentialQuery> {
+      return requester<TemplateCredentialQuery, TemplateCredentialQueryVariables>(TemplateCredentialDocument, variables, options) as Promise<TemplateCredentialQuery>;
+    },
+    RevokeTemplateCredential(variables: RevokeTemplateCredentialMutationVariables, options?: C): Promise<RevokeTemplateCredentialMutation> {
+      return requester<RevokeTemplateCredentialMutation, RevokeTemplateCredentialMutationVariables>(RevokeTemplateCredentialDocument, variables, options) as Promise<RevokeTemplateCredentialMutation>;
+    },
+    VerifyTemplateCredential(variables: VerifyTemplateCredentialQueryVariables, options?: C): Promise<VerifyTemplateCredentialQuery> {
+      return requester<VerifyTemplateCredentialQuery, VerifyTemplateCredentialQueryVariables>(VerifyTemplateCredentialDocument, variables, options) as Promise<VerifyTemplateCredentialQuery>;
+    },
+    CreatePresentation(variables: CreatePresentationMutationVariables, options?: C): Promise<CreatePresentationMutation> {
+      return requester<CreatePresentationMutation, CreatePresentationMutationVariables>(CreatePresentationDocument, variables, options) as Promise<CreatePresentationMutation>;
+    },
+    VerifyPresentation(variables: VerifyPresentationQueryVariables, options?: C): Promise<VerifyPresentationQuery> {
+      return requester<VerifyPresentationQuery, VerifyPresentationQueryVariables>(VerifyPresentationDocument, variables, options) as Promise<VerifyPresentationQuery>;
+    },
+    CreateSignature(variables: CreateSignatureMutationVariables, options?: C): Promise<CreateSignatureMutation> {
+      return requester<CreateSignatureMutation, CreateSignatureMutationVariables>(CreateSignatureDocument, variables, options) as Promise<CreateSignatureMutation>;
+    },
+    VerifySignature(variables: VerifySignatureQueryVariables, options?: C): Promise<VerifySignatureQuery> {
+      return requester<VerifySignatureQuery, VerifySignatureQueryVariables>(VerifySignatureDocument, variables, options) as Promise<VerifySignatureQuery>;
+    },
+    CreateZkpToken(variables: CreateZkpTokenMutationVariables, options?: C): Promise<CreateZkpTokenMutation> {
+      return requester<CreateZkpTokenMutation, CreateZkpTokenMutationVariables>(CreateZkpTokenDocument, variables, options) as Promise<CreateZkpTokenMutation>;
+    },
+    VerifyZkpToken(variables: VerifyZkpTokenQueryVariables, options?: C): Promise<VerifyZkpTokenQuery> {
+      return requester<VerifyZkpTokenQuery, VerifyZkpTokenQueryVariables>(VerifyZkpTokenDocument, variables, options) as Promise<VerifyZkpTokenQuery>;
+    },
     GenerateKeypair(variables?: GenerateKeypairMutationVariables, options?: C): Promise<GenerateKeypairMutation> {
       return requester<GenerateKeypairMutation, GenerateKeypairMutationVariables>(GenerateKeypairDocument, variables, options) as Promise<GenerateKeypairMutation>;
     },
     GenerateUserKeyPair(variables?: GenerateUserKeyPairMutationVariables, options?: C): Promise<GenerateUserKeyPairMutation> {
       return requester<GenerateUserKeyPairMutation, GenerateUserKeyPairMutationVariables>(GenerateUserKeyPairDocument, variables, options) as Promise<GenerateUserKeyPairMutation>;
+    },
+    LedgerCheckpoint(variables: LedgerCheckpointQueryVariables, options?: C): Promise<LedgerCheckpointQuery> {
+      return requester<LedgerCheckpointQuery, LedgerCheckpointQueryVariables>(LedgerCheckpointDocument, variables, options) as Promise<LedgerCheckpointQuery>;
+    },
+    LedgerInclusionProof(variables: LedgerInclusionProofQueryVariables, options?: C): Promise<LedgerInclusionProofQuery> {
+      return requester<LedgerInclusionProofQuery, LedgerInclusionProofQueryVariables>(LedgerInclusionProofDocument, variables, options) as Promise<LedgerInclusionProofQuery>;
+    },
+    LedgerConsistencyProof(variables: LedgerConsistencyProofQueryVariables, options?: C): Promise<LedgerConsistencyProofQuery> {
+      return requester<LedgerConsistencyProofQuery, LedgerConsistencyProofQueryVariables>(LedgerConsistencyProofDocument, variables, options) as Promise<LedgerConsistencyProofQuery>;
+    },
+    LedgerEntry(variables: LedgerEntryQueryVariables, options?: C): Promise<LedgerEntryQuery> {
+      return requester<LedgerEntryQuery, LedgerEntryQueryVariables>(LedgerEntryDocument, variables, options) as Promise<LedgerEntryQuery>;
+    },
+    LedgerLeaves(variables: LedgerLeavesQueryVariables, options?: C): Promise<LedgerLeavesQuery> {
+      return requester<LedgerLeavesQuery, LedgerLeavesQueryVariables>(LedgerLeavesDocument, variables, options) as Promise<LedgerLeavesQuery>;
     }
   };
 }

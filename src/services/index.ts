@@ -11,10 +11,19 @@ import type {
   TenantRepository,
 } from '../domain/ports';
 import type { SqlExecutor } from '../db/sql-executor';
+import type { Ledger } from '../ledger/ledger.port';
 import { AuthService } from './auth.service';
 import { DidsService } from './dids.service';
 import { HealthService } from './health.service';
 import { KeysService } from './keys.service';
+import { LedgerService } from './ledger.service';
+import type { PrismaCredentialRepository } from '../db/repositories/credential.repository';
+import type { PrismaTemplateRepository } from '../db/repositories/template.repository';
+import { FamilyBCredentialsService } from './family-b/credentials.service';
+import { PresentationsService } from './family-b/presentations.service';
+import { SignaturesService } from './family-b/signatures.service';
+import { TemplatesService } from './family-b/templates.service';
+import { ZkpTokensService } from './family-b/zkp-tokens.service';
 import { UsersService } from './users.service';
 import { CredentialsService } from './family-a/credentials.service';
 import { IssuerDidService } from './family-a/issuer-did.service';
@@ -33,6 +42,12 @@ export interface Services {
   readonly credentials: CredentialsService;
   readonly verification: VerificationService;
   readonly zkp: ZkpService;
+  readonly ledger: LedgerService;
+  readonly templates: TemplatesService;
+  readonly familyBCredentials: FamilyBCredentialsService;
+  readonly presentations: PresentationsService;
+  readonly signatures: SignaturesService;
+  readonly zkpTokens: ZkpTokensService;
 }
 
 export interface ServiceDeps {
@@ -47,6 +62,9 @@ export interface ServiceDeps {
   readonly schemas: SchemaRepository;
   readonly issued: IssuedCredentialRepository;
   readonly issuerPointer: IssuerDidPointer;
+  readonly ledger: Ledger;
+  readonly templateRepo: PrismaTemplateRepository;
+  readonly credentialRepo: PrismaCredentialRepository;
 }
 
 /** Builds every use-case service once; both transports and the CLI share these instances. */
@@ -55,6 +73,8 @@ export function createServices(d: ServiceDeps): Services {
   const issuerDids = new IssuerDidService(dids, d.dids, d.issuerPointer, d.custody, d.clock);
   const schemas = new SchemasService(d.schemas, d.config.publicUrl);
   const credentials = new CredentialsService(issuerDids, schemas, d.issued, d.dids, d.box, d.clock);
+  const templates = new TemplatesService(d.templateRepo, d.dids, d.clock);
+  const familyBCredentials = new FamilyBCredentialsService(d.credentialRepo, templates, d.dids, d.custody, d.ledger, d.clock, d.config.publicUrl);
   return {
     auth: new AuthService(d.tenants, d.apiKeys, d.clock, d.config.adminApiKey),
     keys: new KeysService(d.custody),
@@ -66,5 +86,11 @@ export function createServices(d: ServiceDeps): Services {
     credentials,
     verification: new VerificationService(issuerDids, d.issued, d.schemas, credentials, d.clock),
     zkp: new ZkpService(d.issued, d.schemas, d.dids, d.custody, credentials, d.clock),
+    ledger: new LedgerService(d.ledger),
+    templates,
+    familyBCredentials,
+    presentations: new PresentationsService(d.credentialRepo, familyBCredentials, d.dids, d.custody, d.clock),
+    signatures: new SignaturesService(),
+    zkpTokens: new ZkpTokensService(d.credentialRepo, d.templateRepo, familyBCredentials, d.dids, d.custody, d.clock),
   };
 }

@@ -188,12 +188,17 @@ export function sdDigestList(digests: Readonly<Record<string, string>> | readonl
 export interface SdCommitmentInput {
   credentialId: string;
   issuer: string;
-  /** Holder DID the credential is bound to (the subject). */
-  holder: string;
+  /** Holder DID the credential is bound to (the subject); null for a credential with no holder. */
+  holder: string | null;
   issuanceDate: string;
   expirationDate?: string;
   type: readonly string[];
   digests: Readonly<Record<string, string>> | readonly string[];
+  /**
+   * Further members the issuer's signature must cover, shown in full wherever the credential is
+   * (e.g. `credentialStatus`, `@context`, the proof options). JSON values only.
+   */
+  bound?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -211,9 +216,12 @@ export interface SdCommitmentInput {
  */
 export function sdCommitment(input: SdCommitmentInput): Uint8Array {
   const issues: FieldIssue[] = [];
-  for (const field of ['credentialId', 'issuer', 'holder', 'issuanceDate'] as const) {
+  for (const field of ['credentialId', 'issuer', 'issuanceDate'] as const) {
     const v: unknown = input[field];
     if (typeof v !== 'string' || v.length === 0) issues.push({ field, message: `${field} must be a non-empty string` });
+  }
+  if (input.holder !== null && (typeof input.holder !== 'string' || input.holder.length === 0)) {
+    issues.push({ field: 'holder', message: 'holder must be a non-empty string or null' });
   }
   const exp: unknown = input.expirationDate;
   if (exp !== undefined && (typeof exp !== 'string' || exp.length === 0)) {
@@ -241,6 +249,7 @@ export function sdCommitment(input: SdCommitmentInput): Uint8Array {
     expirationDate: input.expirationDate,
     type: [...input.type],
     digests,
+    ...(input.bound !== undefined ? { bound: input.bound } : {}),
   });
 }
 

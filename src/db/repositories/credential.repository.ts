@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import type { AnchorRequest, FamilyBCredentialRecord, StatusListRecord } from '../../domain/ports';
+import type { Ledger } from '../../ledger/ledger.port';
+import type { Prisma, PrismaClient } from '../database';
+import { isUniqueViolation } from '../prisma-errors';
+
+/** 16 KiB: the W3C minimum, so a list does not reveal how few credentials an issuer has. */
+export const STATUS_LIST_BYTES = 16 * 1024;
+
+/** Issues wait on two row locks (status list, log head); give queued transactions room. */
+const TX = { maxWait: 60_000, timeout: 60_000 } as const;
+
+type CredRow = Omit<FamilyBCredentialRecord, 'document' | 'status'> & { document: Prisma.JsonValue; status: string };
+const toRecord = (r: CredRow): FamilyBCredentialRecord => ({
+  id: r.id,
+  tenantId: r.tenantId,
+  templateId: r.templateId,
+  issuerDidId: r.issuerDidId,
+  holder: r.holder,
+  document: r.document as Record<string, unknown>,
+  credentialHash: r.credentialHash,
+  statusListId: r.statusListId,
+  statusIndex: r.statusIndex,
+  status: r.status as 'issued' | 'revoked',
+  revokedAt: r.revokedAt,
+  expiresAt: r.expiresAt,
+});
+
+export interface BuiltCredential {
+  readonly id: string;
+  readonly document: Record<string, unknown>;
+  readonly credentialHash: Uint8Array;
+  readonly holder: string | null;
+  readonly expiresAt: Date;
+  readonly anchor: AnchorRequest;
+}
+
+/** Family B credentials and the issuers' status lists. */
+export class PrismaCredentialRepository {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly ledger: Ledger,
+  ) {}
+
+  /** The issuer's revocation list, created empty on first use (race-safe on the unique issuer). */
+  async ensureStatusList(tenantId: string, issuerDidId: string): Promise<string> {
+    const found = await this.prisma.statusList.findUnique({ where: { issuerDidId }, select: { id: true } });
+    if (found) return found.id;
+    try {
+      const row = await this.prisma.statusList.create({
+        data: { id: randomUUID(), tenantId, issuerDidId, purpose: 'revocation', bits: new Uint8Array(STATUS_LIST_BYTES) },
+        select: { id: true },
+      });
+      return row.id;
+    } catch (e) {
+      if (!isUniqueViolation(e)) throw e;
+      return (await this.prisma.statusList.findUniqueOrThrow({ where: { issuerDidId }, select: { id: true } })).id;
+    }
+  }
+
+  /**
+   * One transaction: take the next status-list slot (row lock), build and sign the credential for
+   * it, store it, and anchor its hash in the issuer's credential log.
+   */
+  async issue(input: { tenantId: string; templateId: string; issuerDidId: string; statusListId: string }, build: (statusIndex: number) => BuiltCredential): Promise<FamilyBCredentialRecord> {
+    return this.prisma.$transaction(async (tx) => {
+      const [slot] = await tx.$queryRaw<{ next_index: number }[]>`SELECT next_index FROM status_lists WHERE id = ${input.statusListId}::uuid FOR UPDATE`;
+      if (!slot) throw new Error('status list vanished');
+      if (slot.next_index >= STATUS_LIST_BYTES * 8) throw new Error('status list is full');
+      await tx.statusList.update({ where: { id: input.statusListId }, data: { nextIndex: { increment: 1 } } });
+      const built = build(slot.next_index);
+      const row = await tx.credential.create({
+        data: {
+          id: built.id,
+          tenantId: input.tenantId,
+          templateId: input.templateId,
+          issuerDidId: input.issuerDidId,
+          holder: built.holder,
+          document: built.document as Prisma.InputJsonObject,
+          credentialHash: Buffer.from(built.credentialHash),
+          statusListId: input.statusListId,
+          statusIndex: slot.next_index,
+          status: 'issued',
+          expiresAt: built.expiresAt,
+        },
+      });
+      await this.ledger.appendInTransaction(tx, built.anchor.logId, built.anchor);
+      return toRecord(row);
+    }, TX);
+  }
+
+  async findForTenant(tenantId: string, id: string): Promise<FamilyBCredentialRecord | null> {
+    const row = await this.prisma.credential.findFirst({ where: { tenantId, id } });
+    return row ? toRecord(row) : null;
+  }
+
+  /** Sets the status bit, marks the record revoked and anchors the revocation; idempotent. */
+  async revoke(tenantId: string, id: string, at: Date, anchor: (record: FamilyBCredentialRecord) => AnchorRequest): Promise<FamilyBCredentialRecord | null> {
+    return this.prisma.$transaction(async (tx) => {
+      const row = await tx.credential.findFirst({ where: { tenantId, id } });
+      if (!row) return null;
+      if (row.status === 'revoked') return toRecord(row);
+      const [list] = await tx.$queryRaw<{ bits: Uint8Array }[]>`SELECT bits FROM status_lists WHERE id = ${row.statusListId}::uuid FOR UPDATE`;
+      const bits = Buffer.from(list!.bits);
+      // W3C Bitstring Status List: bit 0 is the most significant bit of byte 0.
+      bits[row.statusIndex >> 3]! |= 0x80 >> (row.statusIndex & 7);
+      await tx.statusList.update({ where: { id: row.statusListId }, data: { bits, version: { increment: 1 } } });
+      const updated = await tx.credential.update({ where: { id }, data: { status: 'revoked', revokedAt: at } });
+      const record = toRecord(updated);
+      const a = anchor(record);
+      await this.ledger.appendInTransaction(tx, a.logId, a);
+      return record;
+    }, TX);
+  }
+
+  async statusList(id: string): Promise<StatusListRecord | null> {
+    const row = await this.prisma.statusList.findUnique({ where: { id } });
+    return row ? { id: row.id, tenantId: row.tenantId, issuerDidId: row.issuerDidId, purpose: row.purpose, bits: row.bits, version: row.version, updatedAt: row.updatedAt } : null;
+  }
+}

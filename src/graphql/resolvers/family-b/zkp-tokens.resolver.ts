@@ -1,0 +1,37 @@
+import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { ZkpTokensService } from '../../../services/family-b/zkp-tokens.service';
+import type { GraphQLContext } from '../../context';
+import { CreateZkpTokenInput, VerifyZkpTokenInput } from '../../types/family-b/zkp-token.input';
+import { ZkpTokenPayload, ZkpTokenVerification } from '../../types/family-b/zkp-token.type';
+
+/** Family B ZKP tokens: the issuer signs the outcome of an age condition (a signed predicate attestation). */
+@Resolver()
+export class ZkpTokensResolver {
+  constructor(private readonly zkpTokens: ZkpTokensService) {}
+
+  @Authorized('issuer')
+  @Mutation(() => ZkpTokenPayload, { description: 'REST: POST /createZkpToken.' })
+  async createZkpToken(@Arg('input', () => CreateZkpTokenInput) input: CreateZkpTokenInput, @Ctx() ctx: GraphQLContext): Promise<ZkpTokenPayload> {
+    const body = {
+      ...(input.credentialId != null ? { credentialId: input.credentialId } : {}),
+      ...(input.credential != null ? { credential: input.credential } : {}),
+      ...(input.attribute != null ? { attribute: input.attribute } : {}),
+      condition: { age: input.condition.age },
+    };
+    const r = await this.zkpTokens.create(ctx.actor, body);
+    const d = r.zkpData;
+    return { zkpToken: r.zkpToken, zkpData: { condition: { age: d.condition.age }, conditionMet: d.conditionMet, calculatedAge: d.calculatedAge }, publicKey: r.publicKey };
+  }
+
+  @Authorized('verifier', 'issuer', 'holder')
+  @Query(() => ZkpTokenVerification, { description: 'REST: POST /verifyZkpToken. An invalid token is an error with code VERIFICATION_FAILED (REST: 400).' })
+  async verifyZkpToken(@Arg('input', () => VerifyZkpTokenInput) input: VerifyZkpTokenInput): Promise<ZkpTokenVerification> {
+    const d = input.zkpData;
+    const r = await this.zkpTokens.verify({
+      zkpToken: input.zkpToken,
+      zkpData: { condition: { age: d.condition.age }, conditionMet: d.conditionMet, calculatedAge: d.calculatedAge },
+      publicKey: input.publicKey,
+    });
+    return { success: r.success, conditionMet: r.conditionMet, calculatedAge: r.calculatedAge, message: r.message };
+  }
+}

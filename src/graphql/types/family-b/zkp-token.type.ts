@@ -1,0 +1,46 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+
+@ObjectType({ description: 'The predicate: the subject is at least `age` full years old.' })
+export class AgeCondition {
+  @Field(() => Int)
+  age!: number;
+}
+
+@ObjectType({ description: 'The signed outcome of the condition (the birth date itself is not disclosed).' })
+export class ZkpData {
+  @Field(() => AgeCondition)
+  condition!: AgeCondition;
+
+  @Field(() => Boolean)
+  conditionMet!: boolean;
+
+  @Field(() => Int)
+  calculatedAge!: number;
+}
+
+@ObjectType({ description: "REST: the answer of POST /createZkpToken. A signed predicate attestation by the issuer, not a cryptographic zero-knowledge proof." })
+export class ZkpTokenPayload {
+  @Field(() => String, { description: "The signed token: hex of the UTF-8 of the canonical JSON { claims, sig }." })
+  zkpToken!: string;
+
+  @Field(() => ZkpData)
+  zkpData!: ZkpData;
+
+  @Field(() => String, { description: "The issuer's secp256k1 public key, hex." })
+  publicKey!: string;
+}
+
+@ObjectType({ description: 'REST: the answer of POST /verifyZkpToken. An invalid token is an error (VERIFICATION_FAILED).' })
+export class ZkpTokenVerification {
+  @Field(() => Boolean)
+  success!: boolean;
+
+  @Field(() => Boolean)
+  conditionMet!: boolean;
+
+  @Field(() => Int)
+  calculatedAge!: number;
+
+  @Field(() => String)
+  message!: string;
+}

@@ -1,0 +1,204 @@
+import { AppError, invalidInput } from '../errors';
+import { bytesToBase64 } from '../domain/encoding';
+import {
+  type NoteSigner,
+  appendLeaf,
+  consistencyProof,
+  formatCheckpoint,
+  formatVerifierKey,
+  inclusionProof,
+  isValidKeyName,
+  leafHash,
+  publicKeyOf,
+  rootAt,
+  signNote,
+} from '../domain/merkle';
+import type { Prisma, PrismaClient } from '../db/database';
+import type { AppendResult, FoundEntry, Ledger, LedgerCheckpoint, LedgerEntry } from './ledger.port';
+import { parseLedgerId } from './log-id';
+import { PgNodeReader } from './pg-node-reader';
+
+export interface LedgerOptions {
+  /** 32-byte Ed25519 seed of the deployment-wide log key (see `deriveLedgerSeed`). Never stored. */
+  readonly seed: Uint8Array;
+  /**
+   * Log origin base, e.g. `credgate.test/ledger`. It is the signed-note key name, and each log's
+   * checkpoint origin line is `<origin>/<logId>`, so one verifier key covers every log.
+   */
+  readonly origin: string;
+}
+
+/** Most leaf hashes one `leafHashes` call returns. */
+export const MAX_LEAF_RANGE = 10_000;
+/** tree_size and the leaf/node indices are INTEGER columns. */
+const MAX_LOG_SIZE = 2 ** 31 - 1;
+const MAX_KIND = 100;
+const MAX_REF = 2048;
+/**
+ * Appends to one log queue on its row lock while holding a pooled connection, so a burst of
+ * appends needs longer than Prisma's defaults (2 s to start, 5 s to finish).
+ */
+const APPEND_TX = { maxWait: 15_000, timeout: 30_000 } as const;
+
+const logNotFound = (): AppError => new AppError('NOT_FOUND', 'ledger log not found');
+
+function checkCount(field: string, n: number): void {
+  if (!Number.isSafeInteger(n) || n < 0) throw invalidInput(`${field} must be a non-negative integer`, [{ field, message: 'non-negative integer' }]);
+}
+
+function checkEntryHash(entryHash: Uint8Array): Uint8Array<ArrayBuffer> {
+  if (!(entryHash instanceof Uint8Array) || entryHash.length !== 32) {
+    throw invalidInput('entryHash must be exactly 32 bytes', [{ field: 'entryHash', message: '32 bytes' }]);
+  }
+  return Uint8Array.from(entryHash);
+}
+
+function checkEntry(entry: LedgerEntry): void {
+  if (typeof entry.kind !== 'string' || entry.kind === '' || entry.kind.length > MAX_KIND) {
+    throw invalidInput(`entry kind must be a non-empty string of at most ${MAX_KIND} characters`);
+  }
+  if (typeof entry.ref !== 'string' || entry.ref.length > MAX_REF) {
+    throw invalidInput(`entry ref must be a string of at most ${MAX_REF} characters`);
+  }
+}
+
+/**
+ * The `Ledger` port on PostgreSQL (or PGlite): one RFC 9162 tree per `ledger_logs` row. Leaves
+ * live in `ledger_leaves`; `ledger_nodes` holds every perfect-subtree node (level 0 = leaf
+ * hashes), each written once, in the transaction that appends its last leaf, and never updated.
+ * Any historical root and proof is therefore recomputed from O(log n) immutable rows, and reads
+ * need no transaction: a size at or below the committed head only touches committed nodes.
+ *
+ * Stored hashes are served as stored, never "repaired": a tampered row shows up as a root or a
+ * proof that no longer matches a checkpoint signed earlier, which is what clients verify against.
+ */
+export class PgLedger implements Ledger {
+  /** ES private: never enumerated, serialised or inspected. */
+  readonly #signer: NoteSigner;
+  readonly #publicKey: Uint8Array;
+  readonly #verifierKey: string;
+  private readonly origin: string;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    options: LedgerOptions,
+  ) {
+    if (!isValidKeyName(options.origin)) throw new Error('ledger origin must be a valid note key name (no spaces or "+")');
+    if (options.seed.length !== 32) throw new Error('ledger seed must be 32 bytes');
+    this.#signer = { name: options.origin, seed: Uint8Array.from(options.seed) };
+    this.#publicKey = publicKeyOf(this.#signer.seed);
+    this.#verifierKey = formatVerifierKey(options.origin, this.#publicKey);
+    this.origin = options.origin;
+  }
+
+  async appendInTransaction(tx: Prisma.TransactionClient, logId: string, entry: LedgerEntry): Promise<AppendResult> {
+    const logSeq = parseLedgerId(logId);
+    const entryHash = checkEntryHash(entry.entryHash);
+    checkEntry(entry);
+    // The row lock serialises appends to one log (across connections and caller transactions).
+    const heads = await tx.$queryRaw<{ tree_size: number }[]>`SELECT tree_size FROM ledger_logs WHERE seq = ${logSeq} FOR UPDATE`;
+    const head = heads[0];
+    if (!head) throw logNotFound();
+    const size = Number(head.tree_size);
+
+    const existing = await tx.ledgerLeaf.findUnique({ where: { logSeq_entryHash: { logSeq, entryHash } }, select: { index: true } });
+    if (existing) return { leafIndex: existing.index, created: false };
+    if (size >= MAX_LOG_SIZE) throw new AppError('CONFLICT', 'ledger log is full');
+
+    const leaf = leafHash(entryHash);
+    const nodes = await appendLeaf(size, leaf, new PgNodeReader(tx, logSeq));
+    await tx.ledgerLeaf.create({ data: { logSeq, index: size, entryHash, leafHash: Uint8Array.from(leaf), kind: entry.kind, ref: entry.ref } });
+    await tx.ledgerNode.createMany({
+      data: nodes.map((n) => ({ logSeq, level: n.level, index: n.index, hash: Uint8Array.from(n.hash) })),
+    });
+    await tx.ledgerLog.update({ where: { seq: logSeq }, data: { treeSize: size + 1 } });
+    return { leafIndex: size, created: true };
+  }
+
+  async append(logId: string, entry: LedgerEntry): Promise<AppendResult> {
+    parseLedgerId(logId);
+    return this.prisma.$transaction((tx) => this.appendInTransaction(tx, logId, entry), APPEND_TX);
+  }
+
+  async findEntry(logId: string, entryHash: Uint8Array): Promise<FoundEntry | null> {
+    const logSeq = parseLedgerId(logId);
+    const hash = checkEntryHash(entryHash);
+    const row = await this.prisma.ledgerLeaf.findUnique({
+      where: { logSeq_entryHash: { logSeq, entryHash: hash } },
+      select: { index: true, kind: true, ref: true, leafHash: true },
+    });
+    if (!row) {
+      await this.head(logSeq);
+      return null;
+    }
+    return { leafIndex: row.index, kind: row.kind, ref: row.ref, leafHash: bytesToBase64(row.leafHash) };
+  }
+
+  async checkpoint(logId: string): Promise<LedgerCheckpoint> {
+    const logSeq = parseLedgerId(logId);
+    const treeSize = await this.head(logSeq);
+    const root = await rootAt(treeSize, this.reader(logSeq));
+    const origin = `${this.origin}/${logId}`;
+    const note = signNote(formatCheckpoint({ origin, size: treeSize, rootHash: root }), this.#signer);
+    return {
+      logId,
+      origin,
+      treeSize,
+      rootHash: bytesToBase64(root),
+      note,
+      verifierKey: this.#verifierKey,
+      publicKey: bytesToBase64(this.#publicKey),
+    };
+  }
+
+  async inclusionProof(logId: string, leafIndex: number, treeSize: number): Promise<string[]> {
+    const logSeq = parseLedgerId(logId);
+    checkCount('leafIndex', leafIndex);
+    checkCount('treeSize', treeSize);
+    const head = await this.head(logSeq);
+    if (treeSize > head) throw invalidInput(`treeSize must not exceed the current tree size ${head}`, [{ field: 'treeSize', message: 'beyond the head' }]);
+    if (leafIndex >= treeSize) throw invalidInput('leafIndex must be below treeSize', [{ field: 'leafIndex', message: 'not below treeSize' }]);
+    return (await inclusionProof(leafIndex, treeSize, this.reader(logSeq))).map(bytesToBase64);
+  }
+
+  async consistencyProof(logId: string, fromSize: number, toSize: number): Promise<string[]> {
+    const logSeq = parseLedgerId(logId);
+    checkCount('from', fromSize);
+    checkCount('to', toSize);
+    const head = await this.head(logSeq);
+    if (toSize > head) throw invalidInput(`to must not exceed the current tree size ${head}`, [{ field: 'to', message: 'beyond the head' }]);
+    if (fromSize === 0 || fromSize > toSize) throw invalidInput('consistency proofs need 0 < from <= to', [{ field: 'from', message: 'not in (0, to]' }]);
+    return (await consistencyProof(fromSize, toSize, this.reader(logSeq))).map(bytesToBase64);
+  }
+
+  async leafHashes(logId: string, start: number, end: number): Promise<string[]> {
+    const logSeq = parseLedgerId(logId);
+    checkCount('start', start);
+    checkCount('end', end);
+    if (start > end) throw invalidInput('start must not exceed end', [{ field: 'start', message: 'after end' }]);
+    if (end - start > MAX_LEAF_RANGE) throw invalidInput(`at most ${MAX_LEAF_RANGE} leaves per request`, [{ field: 'end', message: 'range too large' }]);
+    const head = await this.head(logSeq);
+    if (end > head) throw invalidInput(`end must not exceed the current tree size ${head}`, [{ field: 'end', message: 'beyond the head' }]);
+    if (start === end) return [];
+    const rows = await this.prisma.ledgerLeaf.findMany({
+      where: { logSeq, index: { gte: start, lt: end } },
+      orderBy: { index: 'asc' },
+      select: { index: true, leafHash: true },
+    });
+    if (rows.length !== end - start || rows.some((r, i) => r.index !== start + i)) {
+      throw new AppError('INTERNAL', 'ledger log is missing leaves');
+    }
+    return rows.map((r) => bytesToBase64(r.leafHash));
+  }
+
+  /** The committed tree size of a log; NOT_FOUND when the log does not exist. */
+  private async head(logSeq: bigint): Promise<number> {
+    const log = await this.prisma.ledgerLog.findUnique({ where: { seq: logSeq }, select: { treeSize: true } });
+    if (!log) throw logNotFound();
+    return log.treeSize;
+  }
+
+  private reader(logSeq: bigint): PgNodeReader {
+    return new PgNodeReader(this.prisma, logSeq);
+  }
+}

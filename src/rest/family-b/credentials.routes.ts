@@ -1,0 +1,35 @@
+import { Router } from 'express';
+import type { AuthService } from '../../services/auth.service';
+import type { FamilyBCredentialsService } from '../../services/family-b/credentials.service';
+import { actorOf } from '../context';
+import { authorize } from '../middleware/authorize';
+import { bodyObject, pathParam } from '../validate';
+
+export function credentialRoutes(auth: AuthService, credentials: FamilyBCredentialsService): Router {
+  const r = Router();
+
+  r.post('/credentials/verify', authorize(auth, ['verifier', 'issuer', 'holder']), async (req, res) => {
+    const result = await credentials.verify(bodyObject(req)['credential']);
+    if (result.verified) {
+      res.json(result);
+      return;
+    }
+    const failed = result.checks.filter((c) => !c.ok).map((c) => c.check);
+    // Failed verification is a 400 in Family B; the body names the failed checks.
+    res.status(400).json({ error: `Verification failed: ${failed.join(', ')}`, checks: result.checks, ...(result.anchor ? { anchor: result.anchor } : {}) });
+  });
+
+  r.post('/credentials', authorize(auth, ['issuer']), async (req, res) => {
+    res.status(201).json(await credentials.issue(actorOf(res), bodyObject(req)));
+  });
+
+  r.get('/credentials/:credentialId', authorize(auth, ['issuer', 'holder']), async (req, res) => {
+    res.json(await credentials.get(actorOf(res), pathParam(req, 'credentialId')));
+  });
+
+  r.delete('/credentials/:credentialId', authorize(auth, ['issuer']), async (req, res) => {
+    res.json(await credentials.revoke(actorOf(res), pathParam(req, 'credentialId')));
+  });
+
+  return r;
+}

@@ -1,0 +1,34 @@
+import { Router } from 'express';
+import type { AuthService } from '../../services/auth.service';
+import type { PresentationsService } from '../../services/family-b/presentations.service';
+import type { SignaturesService } from '../../services/family-b/signatures.service';
+import type { ZkpTokensService } from '../../services/family-b/zkp-tokens.service';
+import { actorOf } from '../context';
+import { authorize } from '../middleware/authorize';
+import { bodyObject } from '../validate';
+
+/** Presentations, data signatures and ZKP tokens (Family B). */
+export function presentationRoutes(auth: AuthService, vps: PresentationsService, signatures: SignaturesService, zkp: ZkpTokensService): Router {
+  const r = Router();
+  const verifier = authorize(auth, ['verifier', 'issuer', 'holder']);
+
+  r.post('/create-vp', authorize(auth, ['holder']), async (req, res) => {
+    res.status(200).json(await vps.create(actorOf(res), bodyObject(req)));
+  });
+  r.post('/verify-vp', verifier, async (req, res) => {
+    res.json(await vps.verify(bodyObject(req)));
+  });
+  r.post('/signature/create', authorize(auth, ['holder', 'issuer']), (req, res) => {
+    res.json(signatures.create(bodyObject(req)));
+  });
+  r.post('/signature/verify', verifier, (req, res) => {
+    res.json(signatures.verify(bodyObject(req)));
+  });
+  r.post('/createZkpToken', authorize(auth, ['issuer']), async (req, res) => {
+    res.json(await zkp.create(actorOf(res), bodyObject(req)));
+  });
+  r.post('/verifyZkpToken', verifier, async (req, res) => {
+    res.json(await zkp.verify(bodyObject(req)));
+  });
+  return r;
+}

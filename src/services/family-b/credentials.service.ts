@@ -1,0 +1,223 @@
+import { randomUUID } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { AppError, invalidInput, notFound } from '../../errors';
+import { canonicalBytes } from '../../domain/canonical';
+import { isoSeconds } from '../../domain/credentials/family-a-credential';
+import { checkSubject, credentialHash, signFamilyBCredential, subjectOf, verifyFamilyBSignature } from '../../domain/credentials/family-b-credential';
+import { signDetachedEs256k } from '../../domain/credentials/es256k-detached';
+import { formatDocumentId, parseServiceDid } from '../../domain/dids/service-did';
+import { bytesToHex, hexToBytes } from '../../domain/encoding';
+import { verifyInclusion } from '../../domain/merkle';
+import type { Clock, DidRecord, DidRepository, FamilyBCredentialRecord, KeyCustody } from '../../domain/ports';
+import { Bitstring, buildStatusListCredential, buildStatusListEntry, encodeList, parseStatusListIndex } from '../../domain/status-list';
+import { isDid, validateTemplateSubject, type TemplateAttribute } from '../../domain/templates';
+import type { Actor } from '../../domain/tenancy/actor';
+import type { PrismaCredentialRepository } from '../../db/repositories/credential.repository';
+import type { Ledger } from '../../ledger/ledger.port';
+import type { TemplatesService } from './templates.service';
+
+export type Json = Record<string, unknown>;
+
+export interface VerificationCheck {
+  readonly check: 'format' | 'signature' | 'disclosures' | 'ledger' | 'status' | 'expiry';
+  readonly ok: boolean;
+  readonly detail?: string;
+}
+
+/** Everything a client needs to check the anchoring itself (see docs/API.md). */
+export interface CredentialAnchor {
+  readonly logId: string;
+  readonly leafIndex: number;
+  readonly treeSize: number;
+  readonly entryHash: string;
+  readonly inclusionProof: string[];
+  readonly checkpoint: string;
+  readonly logPublicKey: string;
+}
+
+export interface CredentialVerification {
+  readonly verified: boolean;
+  readonly checks: VerificationCheck[];
+  readonly anchor?: CredentialAnchor;
+}
+
+const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+const STATUS_PATH = '/status/';
+
+/** Family B credentials: issued from templates, anchored in the issuer's log, revocable by status list. */
+export class FamilyBCredentialsService {
+  constructor(
+    private readonly credentials: PrismaCredentialRepository,
+    private readonly templates: TemplatesService,
+    private readonly dids: DidRepository,
+    private readonly custody: KeyCustody,
+    private readonly ledger: Ledger,
+    private readonly clock: Clock,
+    private readonly publicUrl: string,
+  ) {}
+
+  /** POST /credentials `{ templateId, credentialSubject, holder? }`. */
+  async issue(actor: Actor, body: unknown): Promise<Json> {
+    if (!isObject(body)) throw invalidInput('request body must be a JSON object');
+    const { templateId, credentialSubject, holder } = body;
+    if (typeof templateId !== 'string') throw invalidInput('templateId is required', [{ field: 'templateId', message: 'required string' }]);
+    if (holder !== undefined && !isDid(holder)) throw invalidInput('holder must be a DID', [{ field: 'holder', message: 'not a DID' }]);
+    const template = await this.templates.forIssuance(actor, templateId);
+    const checked = validateTemplateSubject(template.attributes as TemplateAttribute[], credentialSubject);
+    if (!checked.ok) throw new AppError('SCHEMA_VALIDATION_FAILED', 'credentialSubject does not match the template', checked.issues);
+    const { id: subjectId, ...values } = checked.value;
+    if (holder !== undefined && subjectId !== undefined && holder !== subjectId) throw invalidInput('holder and credentialSubject.id differ');
+    const holderDid = (holder ?? subjectId ?? null) as string | null;
+
+    const issuer = await this.dids.findById(template.issuerDidId);
+    if (!issuer || issuer.deletedAt !== null || issuer.keyAlgorithm !== 'secp256k1' || !issuer.managedKeyId) {
+      throw new AppError('INVALID_INPUT', 'the template issuer must be a DID whose secp256k1 private key this tenant holds (GET /generate-keypair, then POST /dids)', [{ field: 'templateId', message: 'issuer key not held' }]);
+    }
+    const statusListId = await this.credentials.ensureStatusList(actor.tenantId, issuer.id);
+    const now = this.clock.now();
+    const expires = template.expirationDate > now ? template.expirationDate : now;
+    const record = await this.custody.use(actor.tenantId, issuer.managedKeyId, (sk) =>
+      this.credentials.issue({ tenantId: actor.tenantId, templateId: template.id, issuerDidId: issuer.id, statusListId }, (statusIndex) => {
+        const id = `urn:uuid:${randomUUID()}`;
+        const document = signFamilyBCredential(
+          {
+            id,
+            templateName: template.name,
+            issuer: issuer.did,
+            holder: holderDid,
+            issuanceDate: isoSeconds(now),
+            expirationDate: isoSeconds(expires),
+            values,
+            credentialStatus: { ...buildStatusListEntry({ listCredentialUrl: this.statusListUrl(statusListId), index: statusIndex, purpose: 'revocation' }) },
+            verificationMethod: `${formatDocumentId(issuer.did, issuer.ledgerFileId)}#keys-1`,
+            created: isoSeconds(now),
+          },
+          sk,
+        );
+        const hash = credentialHash(document);
+        return { id, document, credentialHash: hash, holder: holderDid, expiresAt: expires, anchor: { logId: issuer.topicId, entryHash: hash, kind: 'credential', ref: id } };
+      }),
+    );
+    return record.document;
+  }
+
+  async get(actor: Actor, id: string): Promise<Json> {
+    return (await this.own(actor, id)).document;
+  }
+
+  /** DELETE /credentials/{id}: sets the status bit and anchors the revocation. Idempotent. */
+  async revoke(actor: Actor, id: string): Promise<{ id: string; status: 'revoked'; revokedAt: string }> {
+    const issuerOf = async (r: FamilyBCredentialRecord) => (await this.dids.findById(r.issuerDidId))!;
+    const record = await this.own(actor, id);
+    const issuer = await issuerOf(record);
+    const revoked = await this.credentials.revoke(actor.tenantId, id, this.clock.now(), (r) => ({
+      logId: issuer.topicId,
+      entryHash: sha256(canonicalBytes({ type: 'revocation', credentialId: r.id, credentialHash: bytesToHex(r.credentialHash), revokedAt: r.revokedAt?.toISOString() })),
+      kind: 'revocation',
+      ref: r.id,
+    }));
+    if (!revoked) throw notFound('credential');
+    return { id, status: 'revoked', revokedAt: revoked.revokedAt!.toISOString() };
+  }
+
+  /** POST /credentials/verify. Every check runs; `verified` is their conjunction. Never throws for a bad credential. */
+  async verify(credential: unknown): Promise<CredentialVerification> {
+    if (!isObject(credential)) throw invalidInput('credential must be an object', [{ field: 'credential', message: 'required object' }]);
+    const checks: VerificationCheck[] = [];
+    const add = (check: VerificationCheck['check'], ok: boolean, detail?: string) => checks.push({ check, ok, ...(detail ? { detail } : {}) });
+    const issuer = await this.issuerRecord(credential['issuer']);
+    add('format', !!issuer && !!subjectOf(credential) && typeof credential['id'] === 'string', issuer ? undefined : 'issuer is not a DID of this service');
+
+    const key = issuer && issuer.keyAlgorithm === 'secp256k1' ? hexToBytes(issuer.publicKeyHex) : undefined;
+    const vm = isObject(credential['proof']) ? credential['proof']['verificationMethod'] : undefined;
+    const vmOk = !!issuer && (vm === `${formatDocumentId(issuer.did, issuer.ledgerFileId)}#keys-1` || vm === `${issuer.did}#keys-1`);
+    const signed = !!key && vmOk && verifyFamilyBSignature(credential, key);
+    add('signature', signed, signed ? undefined : 'the issuer signature does not verify for this content');
+    const disclosed = checkSubject(credential, { all: true });
+    add('disclosures', disclosed.ok, disclosed.ok ? undefined : disclosed.reason);
+
+    let anchor: CredentialAnchor | undefined;
+    if (issuer) {
+      const hash = credentialHash(credential);
+      const entry = await this.ledger.findEntry(issuer.topicId, hash);
+      if (entry) {
+        const cp = await this.ledger.checkpoint(issuer.topicId);
+        const proof = await this.ledger.inclusionProof(issuer.topicId, entry.leafIndex, cp.treeSize);
+        const ok = verifyInclusion(Buffer.from(entry.leafHash, 'base64'), entry.leafIndex, cp.treeSize, proof.map((p) => Buffer.from(p, 'base64')), Buffer.from(cp.rootHash, 'base64'));
+        anchor = { logId: issuer.topicId, leafIndex: entry.leafIndex, treeSize: cp.treeSize, entryHash: bytesToHex(hash), inclusionProof: proof, checkpoint: cp.note, logPublicKey: cp.publicKey };
+        add('ledger', ok, ok ? undefined : 'inclusion proof does not match the signed checkpoint');
+      } else add('ledger', false, 'credential hash is not anchored in the issuer log');
+    } else add('ledger', false, 'unknown issuer');
+
+    add('status', ...(await this.statusCheck(credential, issuer)));
+    const now = this.clock.now().getTime();
+    const from = Date.parse(String(credential['issuanceDate']));
+    const until = Date.parse(String(credential['expirationDate']));
+    add('expiry', now >= from && now <= until, now > until ? 'credential has expired' : now < from ? 'credential is not yet valid' : undefined);
+    return { verified: checks.every((c) => c.ok), checks, ...(anchor ? { anchor } : {}) };
+  }
+
+  /** The public BitstringStatusListCredential, signed by the issuer (detached ES256K JWS over its JCS). */
+  async statusListCredential(listId: string): Promise<Json> {
+    const list = /^[0-9a-f-]{36}$/i.test(listId) ? await this.credentials.statusList(listId) : null;
+    if (!list) throw notFound('status list');
+    const issuer = (await this.dids.findById(list.issuerDidId))!;
+    const doc = buildStatusListCredential({
+      id: this.statusListUrl(list.id),
+      issuer: issuer.did,
+      validFrom: isoSeconds(list.updatedAt),
+      statusPurpose: 'revocation',
+      encodedList: encodeList(Bitstring.fromBytes(list.bits)),
+    }) as unknown as Json;
+    const proofOptions = { type: 'EcdsaSecp256k1Signature2019', created: isoSeconds(list.updatedAt), proofPurpose: 'assertionMethod', verificationMethod: `${formatDocumentId(issuer.did, issuer.ledgerFileId)}#keys-1` };
+    const jws = await this.custody.use(list.tenantId, issuer.managedKeyId!, (sk) => signDetachedEs256k(canonicalBytes({ ...doc, proof: proofOptions }), sk));
+    return { ...doc, proof: { ...proofOptions, jws } };
+  }
+
+  /** Bit value of a credential's status entry (true = revoked), from this service's list. */
+  async isRevoked(credential: Json): Promise<boolean | undefined> {
+    const issuer = await this.issuerRecord(credential['issuer']);
+    const [ok] = await this.statusCheck(credential, issuer);
+    return !ok;
+  }
+
+  async issuerRecord(issuer: unknown): Promise<DidRecord | null> {
+    if (typeof issuer !== 'string') return null;
+    let ref;
+    try {
+      ref = parseServiceDid(issuer);
+    } catch {
+      return null;
+    }
+    return ref ? this.dids.findByDid(ref.did) : null;
+  }
+
+  private async statusCheck(credential: Json, issuer: DidRecord | null): Promise<[boolean, string?]> {
+    const status = credential['credentialStatus'];
+    if (!isObject(status) || typeof status['statusListCredential'] !== 'string') return [false, 'credentialStatus is missing'];
+    const url = status['statusListCredential'];
+    const listId = url.startsWith(this.publicUrl + STATUS_PATH) ? url.slice((this.publicUrl + STATUS_PATH).length) : '';
+    const list = /^[0-9a-f-]{36}$/i.test(listId) ? await this.credentials.statusList(listId) : null;
+    if (!list || !issuer || list.issuerDidId !== issuer.id) return [false, 'status list is not the issuer list'];
+    let index: number;
+    try {
+      index = parseStatusListIndex(status['statusListIndex']);
+    } catch {
+      return [false, 'statusListIndex is malformed'];
+    }
+    if (index >= list.bits.length * 8) return [false, 'statusListIndex is out of range'];
+    const revoked = Bitstring.fromBytes(list.bits).get(index);
+    return revoked ? [false, 'credential has been revoked'] : [true];
+  }
+
+  private statusListUrl(id: string): string {
+    return `${this.publicUrl}${STATUS_PATH}${id}`;
+  }
+
+  private async own(actor: Actor, id: string): Promise<FamilyBCredentialRecord> {
+    const r = await this.credentials.findForTenant(actor.tenantId, id);
+    if (!r) throw notFound('credential');
+    return r;
+  }
+}
+

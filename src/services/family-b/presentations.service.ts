@@ -1,0 +1,164 @@
+import { AppError, invalidInput } from '../../errors';
+import { discloseOnly, subjectOf, verifyFamilyBSignature, checkSubject } from '../../domain/credentials/family-b-credential';
+import { isoSeconds } from '../../domain/credentials/family-a-credential';
+import { parseDidKey } from '../../domain/dids/did-key';
+import { didMethodOf, parseServiceDid } from '../../domain/dids/service-did';
+import { bytesToHex, hexToBytes } from '../../domain/encoding';
+import { parseSecp256k1PrivateKey, parseSecp256k1PublicKey, secp256k1PublicKeyFromPrivate } from '../../domain/keys';
+import type { Clock, DidRepository, KeyCustody } from '../../domain/ports';
+import { signPresentation, verifyPresentationSignature } from '../../domain/presentations';
+import { CREDENTIALS_V1_URL } from '../../domain/contexts';
+import type { Actor } from '../../domain/tenancy/actor';
+import type { PrismaCredentialRepository } from '../../db/repositories/credential.repository';
+import type { FamilyBCredentialsService, Json } from './credentials.service';
+
+const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+const fail = (reason: string): AppError => new AppError('VERIFICATION_FAILED', reason);
+
+function plainDid(did: string): string {
+  if (didMethodOf(did) === 'key') return did;
+  return parseServiceDid(did)?.did ?? did;
+}
+
+function stringList(v: unknown, field: string): string[] {
+  if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'string' && x !== '')) throw invalidInput(`${field} must be a non-empty array of strings`, [{ field, message: 'array of strings' }]);
+  return v as string[];
+}
+
+/** Verifiable presentations with selective disclosure (section 2.11). */
+export class PresentationsService {
+  constructor(
+    private readonly credentials: PrismaCredentialRepository,
+    private readonly familyB: FamilyBCredentialsService,
+    private readonly dids: DidRepository,
+    private readonly custody: KeyCustody,
+    private readonly clock: Clock,
+  ) {}
+
+  /** POST /create-vp. Shows, per credential, only the shared attributes; signs as the holder. */
+  async create(actor: Actor, body: unknown): Promise<{ vpToken: Json }> {
+    if (!isObject(body)) throw invalidInput('request body must be a JSON object');
+    const { credentialIds, credentials, sharedAttributes, holderDID, challenge, domain, holderPrivateKey } = body;
+    if (typeof holderDID !== 'string' || holderDID === '') throw invalidInput('holderDID is required', [{ field: 'holderDID', message: 'required' }]);
+    if (!isObject(sharedAttributes)) throw invalidInput('sharedAttributes must map credential ids to attribute names', [{ field: 'sharedAttributes', message: 'required object' }]);
+    for (const [k, v] of [['challenge', challenge], ['domain', domain]] as const) if (v !== undefined && (typeof v !== 'string' || v === '' || v.length > 512)) throw invalidInput(`${k} must be a non-empty string`);
+    const docs = await this.load(actor, credentialIds, credentials);
+    const presented: Json[] = [];
+    const attributes: Record<string, string[]> = {};
+    for (const doc of docs) {
+      const id = String(doc['id']);
+      const holder = subjectOf(doc)?.['id'];
+      if (typeof holder !== 'string' || plainDid(holder) !== plainDid(holderDID)) throw invalidInput(`credential ${id} is not held by holderDID`);
+      const attrs = stringList(sharedAttributes[id], `sharedAttributes.${id}`);
+      const subject = subjectOf(doc)!;
+      const unknown = attrs.filter((a) => a === 'id' || !(a in subject));
+      if (unknown.length > 0) throw invalidInput(`credential ${id} has no attribute ${unknown.join(', ')}`);
+      presented.push(discloseOnly(doc, attrs));
+      attributes[id] = attrs;
+    }
+    const extra = Object.keys(sharedAttributes).filter((k) => !(k in attributes));
+    if (extra.length > 0) throw invalidInput(`sharedAttributes names credentials not presented: ${extra.join(', ')}`);
+    const vp: Json = {
+      '@context': [CREDENTIALS_V1_URL],
+      type: ['VerifiablePresentation'],
+      verifiableCredential: presented,
+      holder: holderDID,
+      presentationAttributes: attributes,
+      issuanceDate: isoSeconds(this.clock.now()),
+    };
+    const options = {
+      created: isoSeconds(this.clock.now()),
+      verificationMethod: holderDID,
+      proofPurpose: 'authentication',
+      ...(typeof challenge === 'string' ? { challenge } : {}),
+      ...(typeof domain === 'string' ? { domain } : {}),
+    };
+    if (holderPrivateKey !== undefined) {
+      if (typeof holderPrivateKey !== 'string') throw invalidInput('holderPrivateKey must be hex');
+      const sk = parseSecp256k1PrivateKey(holderPrivateKey, 'holderPrivateKey');
+      const pub = await this.holderKey(holderDID);
+      if (!pub || bytesToHex(secp256k1PublicKeyFromPrivate(sk)) !== bytesToHex(pub)) throw new AppError('PUBLIC_KEY_MISMATCH', 'holderPrivateKey is not the key of holderDID');
+      return { vpToken: signPresentation(vp, holderPrivateKey, options) };
+    }
+    const ref = parseServiceDid(holderDID);
+    const record = ref ? await this.dids.findForTenant(actor.tenantId, ref.did) : null;
+    if (!record?.managedKeyId || record.keyAlgorithm !== 'secp256k1') throw invalidInput('the service holds no key for holderDID: pass holderPrivateKey');
+    const vpToken = await this.custody.use(actor.tenantId, record.managedKeyId, (sk) => signPresentation(vp, bytesToHex(sk), options));
+    return { vpToken };
+  }
+
+  /** POST /verify-vp. Throws VERIFICATION_FAILED (400) with the first failed check. */
+  async verify(body: unknown): Promise<{ message: string }> {
+    if (!isObject(body)) throw invalidInput('request body must be a JSON object');
+    const { vpToken, sharedAttributes, holderDID, holderPublicKey, challenge, domain } = body;
+    if (!isObject(vpToken)) throw invalidInput('vpToken must be the presentation object', [{ field: 'vpToken', message: 'required object' }]);
+    if (typeof holderDID !== 'string' || typeof holderPublicKey !== 'string') throw invalidInput('holderDID and holderPublicKey are required');
+    if (!isObject(sharedAttributes)) throw invalidInput('sharedAttributes is required', [{ field: 'sharedAttributes', message: 'required object' }]);
+    const key = parseSecp256k1PublicKey(holderPublicKey, 'holderPublicKey');
+    const didKey = await this.holderKey(holderDID);
+    if (!didKey || bytesToHex(didKey) !== bytesToHex(key)) throw fail('holderPublicKey is not the key of holderDID');
+    const sig = verifyPresentationSignature(vpToken, holderPublicKey, {
+      holder: holderDID,
+      ...(typeof challenge === 'string' ? { challenge } : {}),
+      ...(typeof domain === 'string' ? { domain } : {}),
+    });
+    if (!sig.valid) throw fail(`presentation signature: ${sig.reason ?? 'invalid'}`);
+    if (JSON.stringify(sortKeys(sharedAttributes)) !== JSON.stringify(sortKeys(vpToken['presentationAttributes']))) throw fail('sharedAttributes differ from the presentation');
+    const vcs = vpToken['verifiableCredential'];
+    if (!Array.isArray(vcs) || vcs.length === 0) throw fail('presentation holds no credentials');
+    for (const vc of vcs) {
+      if (!isObject(vc)) throw fail('a presented credential is not an object');
+      const id = String(vc['id']);
+      const holder = subjectOf(vc)?.['id'];
+      if (typeof holder !== 'string' || plainDid(holder) !== plainDid(holderDID)) throw fail(`credential ${id} is not held by holderDID`);
+      const issuer = await this.familyB.issuerRecord(vc['issuer']);
+      if (!issuer || !verifyFamilyBSignature(vc, hexToBytes(issuer.publicKeyHex))) throw fail(`credential ${id}: issuer signature does not verify`);
+      const expected = (sharedAttributes[id] ?? []) as string[];
+      const disclosed = checkSubject(vc, { all: false, expectedAttributes: expected });
+      if (!disclosed.ok) throw fail(`credential ${id}: ${disclosed.reason}`);
+      if (await this.familyB.isRevoked(vc)) throw fail(`credential ${id} is revoked`);
+      if (Date.parse(String(vc['expirationDate'])) < this.clock.now().getTime()) throw fail(`credential ${id} has expired`);
+    }
+    return { message: 'VP and attributes verified' };
+  }
+
+  private async load(actor: Actor, ids: unknown, given: unknown): Promise<Json[]> {
+    if (ids !== undefined && given !== undefined) throw invalidInput('give credentialIds or credentials, not both');
+    if (ids !== undefined) {
+      const list = stringList(ids, 'credentialIds');
+      const out: Json[] = [];
+      for (const id of list) {
+        const r = await this.credentials.findForTenant(actor.tenantId, id);
+        if (!r) throw invalidInput(`credential ${id} not found`, [{ field: 'credentialIds', message: `unknown ${id}` }]);
+        out.push(r.document);
+      }
+      return out;
+    }
+    if (!Array.isArray(given) || given.length === 0 || !given.every(isObject)) throw invalidInput('credentialIds or credentials is required', [{ field: 'credentialIds', message: 'required' }]);
+    for (const c of given as Json[]) {
+      const v = await this.familyB.verify(c);
+      if (!v.checks.find((x) => x.check === 'signature')?.ok) throw invalidInput(`credential ${String(c['id'])} does not carry a valid issuer signature`);
+    }
+    return given as Json[];
+  }
+
+  /** The secp256k1 key of a holder DID (service DID of any tenant, or did:key). */
+  private async holderKey(did: string): Promise<Uint8Array | undefined> {
+    try {
+      if (didMethodOf(did) === 'key') {
+        const k = parseDidKey(did);
+        return k.type === 'secp256k1' ? k.publicKey : undefined;
+      }
+      const ref = parseServiceDid(did);
+      const r = ref ? await this.dids.findByDid(ref.did) : null;
+      return r && r.keyAlgorithm === 'secp256k1' && r.deletedAt === null ? hexToBytes(r.publicKeyHex) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function sortKeys(v: unknown): unknown {
+  if (!isObject(v)) return v;
+  return Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]));
+}

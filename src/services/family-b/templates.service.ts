@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { AppError, invalidInput, notFound } from '../../errors';
+import { canonicalBytes } from '../../domain/canonical';
+import { CREDENTIALS_V1_URL, CREDGATE_V1_CONTEXT_URL } from '../../domain/contexts';
+import { parseServiceDid } from '../../domain/dids/service-did';
+import type { Clock, DidRecord, DidRepository, TemplateRecord } from '../../domain/ports';
+import { addExpiration, parseTemplateAttributes, parseTemplateExpiration } from '../../domain/templates';
+import type { Actor } from '../../domain/tenancy/actor';
+import type { PrismaTemplateRepository, TemplateData } from '../../db/repositories/template.repository';
+
+/** The template document of interface reference 2.9. */
+export interface TemplateDocument {
+  readonly _id: string;
+  readonly templateId: string;
+  readonly name: string;
+  readonly description: string;
+  readonly context: string[];
+  readonly type: string[];
+  readonly issuer: string;
+  readonly issuanceDate: string;
+  readonly expirationDate: string;
+  readonly credentialSubject: { attributeName: string; type: string; description: string }[];
+  readonly __v: number;
+}
+
+export interface TemplatePage {
+  readonly items: TemplateDocument[];
+  readonly hasMore: boolean;
+  readonly total: number;
+}
+
+const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,127}$/;
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The body of POST/PUT /vc-templates, checked once for both transports. */
+interface TemplateInput {
+  templateName: string;
+  description: string;
+  issuer: string;
+  attributes: ReturnType<typeof parseTemplateAttributes>;
+  expiration: ReturnType<typeof parseTemplateExpiration>;
+}
+
+function parseTemplateInput(body: unknown): TemplateInput {
+  if (!isObject(body)) throw invalidInput('request body must be a JSON object');
+  const { templateName, description, issuer } = body;
+  const issues = [];
+  if (typeof templateName !== 'string' || !NAME_RE.test(templateName)) issues.push({ field: 'templateName', message: 'letters, digits, space . _ - (1-128), starting with a letter or digit' });
+  if (typeof description !== 'string' || description.length > 1000) issues.push({ field: 'description', message: 'required string (max 1000)' });
+  if (typeof issuer !== 'string' || issuer.length > 512) issues.push({ field: 'issuer', message: 'required DID string' });
+  let attributes: TemplateInput['attributes'] = [];
+  let expiration: TemplateInput['expiration'] | undefined;
+  try {
+    attributes = parseTemplateAttributes(body['attributes']);
+  } catch (e) {
+    if (!(e instanceof AppError)) throw e;
+    issues.push(...(e.details ?? [{ field: 'attributes', message: e.message }]));
+  }
+  try {
+    expiration = parseTemplateExpiration(body['expiration']);
+  } catch (e) {
+    if (!(e instanceof AppError)) throw e;
+    issues.push(...(e.details ?? [{ field: 'expiration', message: e.message }]));
+  }
+  if (issues.length > 0 || !expiration) throw invalidInput('invalid template', issues);
+  return { templateName: templateName as string, description: description as string, issuer: issuer as string, attributes, expiration };
+}
+
+export function templateDocument(t: TemplateRecord, issuerDid: string): TemplateDocument {
+  return {
+    _id: t.id,
+    templateId: t.templateId,
+    name: t.name,
+    description: t.description,
+    context: [CREDENTIALS_V1_URL, CREDGATE_V1_CONTEXT_URL],
+    type: ['VerifiableCredential', t.name],
+    issuer: issuerDid,
+    issuanceDate: t.issuanceDate.toISOString(),
+    expirationDate: t.expirationDate.toISOString(),
+    credentialSubject: t.attributes.map((a) => ({ attributeName: a.attributeName, type: a.type, description: a.description })),
+    __v: t.version,
+  };
+}
+
+/** Family B credential templates; each version is anchored in the issuer's template log. */
+export class TemplatesService {
+  constructor(
+    private readonly templates: PrismaTemplateRepository,
+    private readonly dids: DidRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(actor: Actor, body: unknown): Promise<TemplateDocument> {
+    const input = parseTemplateInput(body);
+    const issuer = await this.issuerOf(actor, input.issuer);
+    const now = this.clock.now();
+    const data: TemplateData = { id: randomUUID(), templateId: randomUUID(), tenantId: actor.tenantId, ...this.content(input, issuer, now) };
+    const doc = templateDocument({ ...data, version: 0, deletedAt: null }, issuer.did);
+    const record = await this.templates.create(data, this.anchor(issuer, doc));
+    return templateDocument(record, issuer.did);
+  }
+
+  async update(actor: Actor, templateId: string, body: unknown): Promise<TemplateDocument> {
+    const input = parseTemplateInput(body);
+    const issuer = await this.issuerOf(actor, input.issuer);
+    const now = this.clock.now();
+    const record = await this.templates.update(
+      actor.tenantId,
+      templateId,
+      (current) => ({ id: current.id, templateId: current.templateId, tenantId: current.tenantId, ...this.content(input, issuer, now) }),
+      (next) => this.anchor(issuer, templateDocument(next, issuer.did)),
+    );
+    if (!record) throw notFound('template');
+    return templateDocument(record, issuer.did);
+  }
+
+  async delete(actor: Actor, templateId: string): Promise<void> {
+    if (!(await this.templates.delete(actor.tenantId, templateId, this.clock.now()))) throw notFound('template');
+  }
+
+  async getByName(actor: Actor, name: string): Promise<TemplateDocument> {
+    const t = await this.templates.findByName(actor.tenantId, name);
+    if (!t) throw notFound('template');
+    return this.render(t);
+  }
+
+  /** A live template for issuing; unknown or deleted is the caller's input error. */
+  async forIssuance(actor: Actor, templateId: string): Promise<TemplateRecord> {
+    const t = /^[0-9a-f-]{36}$/i.test(templateId) ? await this.templates.findByTemplateId(actor.tenantId, templateId) : null;
+    if (!t) throw new AppError('INVALID_INPUT', 'templateId names no live template of this tenant', [{ field: 'templateId', message: 'unknown template' }]);
+    return t;
+  }
+
+  async list(actor: Actor, page: { first?: number; after?: string } = {}): Promise<TemplatePage> {
+    const first = page.first ?? 100;
+    if (!Number.isInteger(first) || first < 1 || first > 500) throw invalidInput('first must be an integer from 1 to 500');
+    const res = await this.templates.list(actor.tenantId, { first, ...(page.after ? { after: page.after } : {}) });
+    return { items: await Promise.all(res.items.map((t) => this.render(t))), hasMore: res.hasMore, total: res.total };
+  }
+
+  private async render(t: TemplateRecord): Promise<TemplateDocument> {
+    const issuer = await this.dids.findById(t.issuerDidId);
+    return templateDocument(t, issuer?.did ?? '');
+  }
+
+  private content(input: TemplateInput, issuer: DidRecord, now: Date) {
+    return {
+      name: input.templateName,
+      description: input.description,
+      issuerDidId: issuer.id,
+      attributes: input.attributes,
+      expiration: input.expiration,
+      issuanceDate: now,
+      expirationDate: addExpiration(now, input.expiration),
+    };
+  }
+
+  private anchor(issuer: DidRecord, doc: TemplateDocument) {
+    return { logId: issuer.templateTopicId, entryHash: sha256(canonicalBytes(doc)), kind: 'template', ref: doc.templateId };
+  }
+
+  /** The template's issuer must be one of the caller's own (live) service DIDs. */
+  private async issuerOf(actor: Actor, didText: string): Promise<DidRecord> {
+    let ref;
+    try {
+      ref = parseServiceDid(didText);
+    } catch {
+      ref = undefined;
+    }
+    const record = ref ? await this.dids.findForTenant(actor.tenantId, ref.did) : null;
+    if (!record || record.deletedAt !== null) {
+      throw new AppError('INVALID_DID', 'issuer must be one of this tenant\u2019s DIDs (POST /dids)', [{ field: 'issuer', message: 'unknown DID' }]);
+    }
+    return record;
+  }
+}

@@ -1,0 +1,116 @@
+import { invalidInput, notFound } from '../errors';
+import { hexToBytes } from '../domain/encoding';
+import type { Actor } from '../domain/tenancy/actor';
+import type { FoundEntry, Ledger, LedgerCheckpoint } from '../ledger/ledger.port';
+
+/** An inclusion proof (RFC 9162 §2.1.3) with the signed head it was taken under. */
+export interface LedgerInclusion {
+  readonly logId: string;
+  readonly leafIndex: number;
+  readonly treeSize: number;
+  /** base64 leaf hash at `leafIndex`. */
+  readonly leafHash: string;
+  /** base64 sibling hashes, lowest first. */
+  readonly proof: string[];
+  /** The current signed head (its size is >= treeSize). */
+  readonly checkpoint: LedgerCheckpoint;
+}
+
+/** A consistency proof (RFC 9162 §2.1.4) between two sizes, with the current signed head. */
+export interface LedgerConsistency {
+  readonly logId: string;
+  readonly fromSize: number;
+  readonly toSize: number;
+  /** base64 hashes. */
+  readonly proof: string[];
+  readonly checkpoint: LedgerCheckpoint;
+}
+
+/** A found entry with its inclusion proof in the current signed head. */
+export interface LedgerEntryProof extends FoundEntry {
+  readonly logId: string;
+  /** Lowercase hex of the 32-byte entry hash. */
+  readonly entryHash: string;
+  /** = checkpoint.treeSize. */
+  readonly treeSize: number;
+  readonly proof: string[];
+  readonly checkpoint: LedgerCheckpoint;
+}
+
+/** Leaf hashes of [start, end) for auditors recomputing a root. */
+export interface LedgerLeafRange {
+  readonly logId: string;
+  readonly start: number;
+  readonly end: number;
+  /** base64 */
+  readonly leafHashes: string[];
+}
+
+const ENTRY_HASH_RE = /^[0-9a-fA-F]{64}$/;
+
+/** Keeps `size <= checkpoint.treeSize` even when an append lands between the two reads. */
+function beyondHead(field: string, size: number, checkpoint: LedgerCheckpoint): void {
+  if (size > checkpoint.treeSize) {
+    throw invalidInput(`${field} must not exceed the current tree size ${checkpoint.treeSize}`, [{ field, message: 'beyond the head' }]);
+  }
+}
+
+/**
+ * Read access to the transparency logs (ledger ids `0.0.<n>`: a DID's topicId, templateTopicId
+ * and ledgerFileId).
+ *
+ * DECISION: ledger logs are public transparency data. Any authenticated caller, of any tenant,
+ * may read any log: checkpoints, proofs, entries and leaf hashes. That is what lets a verifier
+ * in another tenant (or anyone holding an exported proof) check an anchor without trusting the
+ * issuer. Logs only carry hashes plus an entry `kind` and `ref`, so writers must never put
+ * secrets or personal data in `ref`. Appends are not exposed here: they happen inside the
+ * services that own the anchored records, through the `Ledger` port.
+ *
+ * Every answer that a client must check carries the signed checkpoint it was computed under; the
+ * checkpoint is read before the proof, so the proof always fits in it (the head only grows).
+ */
+export class LedgerService {
+  constructor(private readonly ledger: Ledger) {}
+
+  checkpoint(_actor: Actor, logId: string): Promise<LedgerCheckpoint> {
+    return this.ledger.checkpoint(logId);
+  }
+
+  /** treeSize defaults to the current head, so the proof verifies against `checkpoint.rootHash`. */
+  async inclusionProof(_actor: Actor, logId: string, leafIndex: number, treeSize?: number | null): Promise<LedgerInclusion> {
+    const checkpoint = await this.ledger.checkpoint(logId);
+    const size = treeSize ?? checkpoint.treeSize;
+    beyondHead('treeSize', size, checkpoint);
+    const proof = await this.ledger.inclusionProof(logId, leafIndex, size);
+    const [leafHash] = await this.ledger.leafHashes(logId, leafIndex, leafIndex + 1);
+    return { logId, leafIndex, treeSize: size, leafHash: leafHash as string, proof, checkpoint };
+  }
+
+  /** `to` defaults to the current head, so the proof ends at `checkpoint.rootHash`. */
+  async consistencyProof(_actor: Actor, logId: string, from: number, to?: number | null): Promise<LedgerConsistency> {
+    const checkpoint = await this.ledger.checkpoint(logId);
+    const toSize = to ?? checkpoint.treeSize;
+    beyondHead('to', toSize, checkpoint);
+    const proof = await this.ledger.consistencyProof(logId, from, toSize);
+    return { logId, fromSize: from, toSize, proof, checkpoint };
+  }
+
+  /** The entry with this hash (64 hex digits) and its inclusion proof; NOT_FOUND when absent. */
+  async entry(_actor: Actor, logId: string, entryHashHex: string): Promise<LedgerEntryProof> {
+    if (typeof entryHashHex !== 'string' || !ENTRY_HASH_RE.test(entryHashHex)) {
+      throw invalidInput('entryHash must be 64 hex digits (a SHA-256 hash)', [{ field: 'entryHash', message: '64 hex digits' }]);
+    }
+    const entryHash = hexToBytes(entryHashHex, 'entryHash');
+    const found = await this.ledger.findEntry(logId, entryHash);
+    if (!found) throw notFound('ledger entry');
+    // Read after the entry was found, so the head already includes it.
+    const checkpoint = await this.ledger.checkpoint(logId);
+    const proof = await this.ledger.inclusionProof(logId, found.leafIndex, checkpoint.treeSize);
+    return { ...found, logId, entryHash: entryHashHex.toLowerCase(), treeSize: checkpoint.treeSize, proof, checkpoint };
+  }
+
+  /** Leaf hashes of [start, end), at most 10 000 per call, end at most the current head. */
+  async leaves(_actor: Actor, logId: string, start: number, end: number): Promise<LedgerLeafRange> {
+    return { logId, start, end, leafHashes: await this.ledger.leafHashes(logId, start, end) };
+  }
+}
