@@ -14,7 +14,9 @@ import { PrismaSchemaRepository } from './db/repositories/schema.repository';
 import { PrismaCredentialRepository } from './db/repositories/credential.repository';
 import { PrismaTemplateRepository } from './db/repositories/template.repository';
 import { EnvelopeSecretBox } from './kms/secret-box';
-import { type Clock, type KeyCustody, systemClock } from './domain/ports';
+import { type Clock, type FaceEngine, type KeyCustody, systemClock } from './domain/ports';
+import { createFaceEngine } from './biometrics';
+import { lazyFaceEngine } from './services/biometrics.service';
 import { buildGraphqlSchema } from './graphql/build-schema';
 import { DidsResolver } from './graphql/resolvers/dids.resolver';
 import { KeysResolver } from './graphql/resolvers/keys.resolver';
@@ -28,6 +30,7 @@ import { TemplateCredentialsResolver } from './graphql/resolvers/family-b/templa
 import { TemplatesResolver } from './graphql/resolvers/family-b/templates.resolver';
 import { ZkpTokensResolver } from './graphql/resolvers/family-b/zkp-tokens.resolver';
 import { LedgerResolver } from './graphql/resolvers/ledger.resolver';
+import { FacesResolver } from './graphql/resolvers/family-a/faces.resolver';
 import { createGraphqlEndpoint } from './graphql/server';
 import { EnvelopeKeyCustody } from './kms/key-custody';
 import { kekFromMasterKey } from './kms/envelope';
@@ -58,7 +61,7 @@ export interface CredgateApp {
 }
 
 /** Opens and migrates the database and returns services only (used by the CLI). */
-export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger }> {
+export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine }> {
   const { config, logger } = options;
   const db = await openDatabase(config.database);
   try {
@@ -69,6 +72,10 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
     // One deployment-wide log signing key, derived (never stored): HKDF-SHA256(master key, info 'credgate/ledger-log-key/v1').
     const ledger = createLedger(db.prisma, { seed: deriveLedgerSeed(masterKey), origin: `${new URL(config.publicUrl).host}/ledger` });
     const custody = new EnvelopeKeyCustody(kek, new PrismaManagedKeyRepository(db.prisma));
+    // Workers and models start on the first face request, not at boot.
+    const faces = lazyFaceEngine(() =>
+      createFaceEngine({ threshold: config.faces.threshold, maxImageBytes: config.faces.maxImageBytes, ...(config.faces.workers ? { workers: config.faces.workers } : {}) }),
+    );
     const services = createServices({
       config,
       clock: options.clock ?? systemClock,
@@ -84,8 +91,9 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       ledger,
       templateRepo: new PrismaTemplateRepository(db.prisma, ledger),
       credentialRepo: new PrismaCredentialRepository(db.prisma, ledger),
+      faces,
     });
-    return { db, services, custody, ledger };
+    return { db, services, custody, ledger, faces };
   } catch (e) {
     await db.close();
     throw e;
@@ -95,14 +103,15 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
 /** The composition root: wires every layer. It does not listen; main.ts and tests do. */
 export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { config, logger } = options;
-  const { db, services, custody, ledger } = await createCore(options);
+  const { db, services, custody, ledger, faces } = await createCore(options);
   const resolvers = new Map<unknown, unknown>([
     [KeysResolver, new KeysResolver(services.keys, services.users)],
     [DidsResolver, new DidsResolver(services.dids, services.users)],
     [IssuerResolver, new IssuerResolver(services.issuerDids, services.credentials, services.zkp)],
     [SchemasResolver, new SchemasResolver(services.schemas)],
     [HolderResolver, new HolderResolver(services.credentials)],
-    [VerifierResolver, new VerifierResolver(services.verification)],
+    [VerifierResolver, new VerifierResolver(services.verification, config.faces.maxImageBytes)],
+    [FacesResolver, new FacesResolver(services.biometrics, config.faces.maxImageBytes)],
     [LedgerResolver, new LedgerResolver(services.ledger)],
     [TemplatesResolver, new TemplatesResolver(services.templates)],
     [TemplateCredentialsResolver, new TemplateCredentialsResolver(services.familyBCredentials)],
@@ -116,6 +125,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     auth: services.auth,
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
+    maxImageBytes: config.faces.maxImageBytes,
   });
 
   const http = express();
@@ -123,7 +133,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   http.use(requestContext(logger));
   http.use(healthRoutes(services.health));
   http.use(graphql.router);
-  http.use(restRouter(services, config.bodyLimitBytes));
+  http.use(restRouter(services, config.bodyLimitBytes, config.faces.maxImageBytes));
   http.use(notFoundHandler());
   http.use(errorHandler());
 
@@ -135,6 +145,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     ledger,
     async close() {
       await graphql.stop();
+      await faces.close();
       await db.close();
     },
   };

@@ -20,6 +20,13 @@ export interface Config {
   readonly network: string;
   readonly logLevel: LogLevel;
   readonly bodyLimitBytes: number;
+  readonly faces: {
+    /** Euclidean distance at or below which two faces match. */
+    readonly threshold: number;
+    readonly maxImageBytes: number;
+    /** Inference workers; defaults to the number of cores. */
+    readonly workers: number | undefined;
+  };
 }
 
 /** Raised for a bad environment; main prints its one-line message and exits non-zero. */
@@ -76,6 +83,19 @@ function parseBodyLimit(raw: string | undefined): number {
   return Number(raw);
 }
 
+function parseFaces(env: NodeJS.ProcessEnv): Config['faces'] {
+  const t = nonEmpty(env, 'CREDGATE_FACE_THRESHOLD');
+  const threshold = t === undefined ? 0.6 : Number(t);
+  if (t !== undefined && (!/^\d*\.?\d+$/.test(t) || threshold <= 0 || threshold >= 2)) {
+    throw new ConfigError('CREDGATE_FACE_THRESHOLD must be a number between 0 and 2 (exclusive)');
+  }
+  const m = nonEmpty(env, 'CREDGATE_FACE_MAX_IMAGE_BYTES');
+  if (m !== undefined && (!/^\d+$/.test(m) || Number(m) < 1024)) throw new ConfigError('CREDGATE_FACE_MAX_IMAGE_BYTES must be an integer of at least 1024');
+  const w = nonEmpty(env, 'CREDGATE_FACE_WORKERS');
+  if (w !== undefined && (!/^\d+$/.test(w) || Number(w) < 1 || Number(w) > 64)) throw new ConfigError('CREDGATE_FACE_WORKERS must be an integer from 1 to 64');
+  return { threshold, maxImageBytes: m === undefined ? 8 * 1024 * 1024 : Number(m), workers: w === undefined ? undefined : Number(w) };
+}
+
 /**
  * Parses the environment into a frozen Config. Throws ConfigError with a one-line reason on the
  * first invalid value, so start-up fails fast instead of misbehaving later.
@@ -128,5 +148,6 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     network,
     logLevel,
     bodyLimitBytes: parseBodyLimit(nonEmpty(env, 'CREDGATE_BODY_LIMIT_BYTES')),
+    faces: Object.freeze(parseFaces(env)),
   });
 }

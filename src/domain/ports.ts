@@ -233,3 +233,25 @@ export interface StatusListRecord {
   readonly version: number;
   readonly updatedAt: Date;
 }
+
+export interface FaceTemplateResult {
+  readonly templateCreationResult: boolean;
+  readonly template: string;
+  readonly faceCount: number;
+  readonly reason?: string;
+}
+
+export interface FaceMatch {
+  readonly distance: number;
+  readonly score: number;
+  readonly match: boolean;
+  readonly threshold: number;
+}
+
+/** The face model, off the request path (src/biometrics implements it). */
+export interface FaceEngine {
+  createTemplate(image: Uint8Array): Promise<FaceTemplateResult>;
+  /** Throws INVALID_INPUT for a malformed template or one from another model. */
+  compare(a: string, b: string): FaceMatch;
+  close(): Promise<void>;
+}

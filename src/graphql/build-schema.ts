@@ -5,6 +5,7 @@ import { authChecker } from './auth-checker';
 import { DidsResolver } from './resolvers/dids.resolver';
 import { KeysResolver } from './resolvers/keys.resolver';
 import { LedgerResolver } from './resolvers/ledger.resolver';
+import { FacesResolver } from './resolvers/family-a/faces.resolver';
 import { HolderResolver } from './resolvers/family-a/holder.resolver';
 import { IssuerResolver } from './resolvers/family-a/issuer.resolver';
 import { SchemasResolver } from './resolvers/family-a/schemas.resolver';
@@ -15,7 +16,7 @@ import { TemplateCredentialsResolver } from './resolvers/family-b/template-crede
 import { TemplatesResolver } from './resolvers/family-b/templates.resolver';
 import { ZkpTokensResolver } from './resolvers/family-b/zkp-tokens.resolver';
 
-export const RESOLVERS = [KeysResolver, DidsResolver, IssuerResolver, SchemasResolver, HolderResolver, VerifierResolver, LedgerResolver, TemplatesResolver, TemplateCredentialsResolver, PresentationsResolver, SignaturesResolver, ZkpTokensResolver] as const;
+export const RESOLVERS = [KeysResolver, DidsResolver, IssuerResolver, SchemasResolver, HolderResolver, VerifierResolver, LedgerResolver, FacesResolver, TemplatesResolver, TemplateCredentialsResolver, PresentationsResolver, SignaturesResolver, ZkpTokensResolver] as const;
 
 /** Resolver instances come from the composition root; printing the schema needs none. */
 const noContainer: ContainerType = {

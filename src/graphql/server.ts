@@ -3,6 +3,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { Router } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import { isAppError } from '../errors';
 import type { Logger } from '../logging/logger';
 import type { AuthService } from '../services/auth.service';
@@ -22,6 +23,7 @@ export async function createGraphqlEndpoint(deps: {
   auth: AuthService;
   logger: Logger;
   bodyLimitBytes: number;
+  maxImageBytes: number;
 }): Promise<GraphqlEndpoint> {
   const server = new ApolloServer<GraphQLContext>({
     schema: deps.schema,
@@ -44,6 +46,11 @@ export async function createGraphqlEndpoint(deps: {
   });
   router.use(
     '/graphql',
+    // GraphQL multipart request spec (face photos); Apollo's CSRF check still applies to it.
+    // The library truncates a file silently at maxFileSize; one byte more lets readUpload see the
+    // file is over the limit and answer 413 like REST. busboy treats maxFiles as reached at the
+    // limit, so it too is one above the two photos an operation takes.
+    graphqlUploadExpress({ maxFileSize: deps.maxImageBytes + 1, maxFiles: 3 }),
     express.json({ limit: deps.bodyLimitBytes }),
     expressMiddleware(server, {
       context: async ({ req, res }): Promise<GraphQLContext> => {

@@ -5,6 +5,7 @@ import { userRoutes } from './family-a/user.routes';
 import { issuerRoutes } from './family-a/issuer.routes';
 import { schemaRoutes } from './family-a/schema.routes';
 import { verifierRoutes } from './family-a/verifier.routes';
+import { imageRoutes } from './family-a/image.routes';
 import { publicRoutes } from './public.routes';
 import { didRoutes } from './family-b/dids.routes';
 import { keyRoutes } from './family-b/keys.routes';
@@ -24,7 +25,7 @@ function markFamilyA(_req: Request, res: Response, next: NextFunction): void {
 }
 
 /** Every documented REST path; Family A paths are served bare and under /api. */
-export function restRouter(services: Services, bodyLimitBytes: number): Router {
+export function restRouter(services: Services, bodyLimitBytes: number, maxImageBytes: number): Router {
   const r = Router();
   r.use(FAMILY_A_PREFIXES, markFamilyA);
   r.use(jsonBody(bodyLimitBytes));
@@ -33,7 +34,8 @@ export function restRouter(services: Services, bodyLimitBytes: number): Router {
   familyA.use(userRoutes(services.auth, services.users, services.credentials));
   familyA.use(issuerRoutes(services.auth, services.issuerDids, services.credentials, services.zkp));
   familyA.use(schemaRoutes(services.auth, services.schemas));
-  familyA.use(verifierRoutes(services.auth, services.verification));
+  familyA.use(verifierRoutes(services.auth, services.verification, maxImageBytes));
+  familyA.use(imageRoutes(services.auth, services.biometrics, maxImageBytes));
   r.use('/api', familyA);
   r.use(familyA);
 

@@ -21,6 +21,28 @@ export class CredgateGraphQLError extends Error {
   }
 }
 
+/** A file for an `Upload` variable (face photos). */
+export class CredgateUpload {
+  constructor(
+    readonly data: Uint8Array,
+    readonly filename: string,
+    readonly type: string = 'application/octet-stream',
+  ) {}
+}
+
+/** Replaces uploads by null and lists their variable paths (GraphQL multipart request spec). */
+function extractUploads(value: unknown, path: string, found: [string, CredgateUpload][]): unknown {
+  if (value instanceof CredgateUpload) {
+    found.push([path, value]);
+    return null;
+  }
+  if (Array.isArray(value)) return value.map((v, i) => extractUploads(v, `${path}.${i}`, found));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, extractUploads(v, `${path}.${k}`, found)]));
+  }
+  return value;
+}
+
 export interface CredgateClientOptions {
   /** The GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql. */
   readonly url: string;
@@ -44,16 +66,21 @@ export function createCredgateClient(options: CredgateClientOptions): Sdk {
     return q;
   };
   return getSdk(async <R, V>(doc: DocumentNode, variables?: V): Promise<R> => {
-    const res = await doFetch(options.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json',
-        ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}),
-        ...options.headers,
-      },
-      body: JSON.stringify({ query: text(doc), variables }),
-    });
+    const auth = { accept: 'application/json', ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}), ...options.headers };
+    const uploads: [string, CredgateUpload][] = [];
+    const vars = extractUploads(variables ?? {}, 'variables', uploads);
+    let init: RequestInit;
+    if (uploads.length === 0) {
+      init = { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ query: text(doc), variables }) };
+    } else {
+      const form = new FormData();
+      form.append('operations', JSON.stringify({ query: text(doc), variables: vars }));
+      form.append('map', JSON.stringify(Object.fromEntries(uploads.map(([path], i) => [String(i), [path]]))));
+      uploads.forEach(([, u], i) => form.append(String(i), new Blob([u.data], { type: u.type }), u.filename));
+      // Apollo's CSRF prevention requires a preflight-forcing header on multipart requests.
+      init = { method: 'POST', headers: { ...auth, 'apollo-require-preflight': 'true' }, body: form };
+    }
+    const res = await doFetch(options.url, init);
     let body: GraphQLResponse;
     try {
       body = (await res.json()) as GraphQLResponse;

@@ -3,6 +3,7 @@ import type {
   ApiKeyRepository,
   Clock,
   DidRepository,
+  FaceEngine,
   IssuedCredentialRepository,
   IssuerDidPointer,
   KeyCustody,
@@ -24,6 +25,7 @@ import { PresentationsService } from './family-b/presentations.service';
 import { SignaturesService } from './family-b/signatures.service';
 import { TemplatesService } from './family-b/templates.service';
 import { ZkpTokensService } from './family-b/zkp-tokens.service';
+import { BiometricsService } from './biometrics.service';
 import { UsersService } from './users.service';
 import { CredentialsService } from './family-a/credentials.service';
 import { IssuerDidService } from './family-a/issuer-did.service';
@@ -48,6 +50,7 @@ export interface Services {
   readonly presentations: PresentationsService;
   readonly signatures: SignaturesService;
   readonly zkpTokens: ZkpTokensService;
+  readonly biometrics: BiometricsService;
 }
 
 export interface ServiceDeps {
@@ -65,6 +68,7 @@ export interface ServiceDeps {
   readonly ledger: Ledger;
   readonly templateRepo: PrismaTemplateRepository;
   readonly credentialRepo: PrismaCredentialRepository;
+  readonly faces: FaceEngine;
 }
 
 /** Builds every use-case service once; both transports and the CLI share these instances. */
@@ -72,7 +76,7 @@ export function createServices(d: ServiceDeps): Services {
   const dids = new DidsService(d.dids, d.custody, { method: d.config.didMethod, network: d.config.network });
   const issuerDids = new IssuerDidService(dids, d.dids, d.issuerPointer, d.custody, d.clock);
   const schemas = new SchemasService(d.schemas, d.config.publicUrl);
-  const credentials = new CredentialsService(issuerDids, schemas, d.issued, d.dids, d.box, d.clock);
+  const credentials = new CredentialsService(d.faces, issuerDids, schemas, d.issued, d.dids, d.box, d.clock);
   const templates = new TemplatesService(d.templateRepo, d.dids, d.clock);
   const familyBCredentials = new FamilyBCredentialsService(d.credentialRepo, templates, d.dids, d.custody, d.ledger, d.clock, d.config.publicUrl);
   return {
@@ -84,13 +88,14 @@ export function createServices(d: ServiceDeps): Services {
     issuerDids,
     schemas,
     credentials,
-    verification: new VerificationService(issuerDids, d.issued, d.schemas, credentials, d.clock),
+    verification: new VerificationService(d.faces, issuerDids, d.issued, d.schemas, credentials, d.clock),
     zkp: new ZkpService(d.issued, d.schemas, d.dids, d.custody, credentials, d.clock),
     ledger: new LedgerService(d.ledger),
     templates,
     familyBCredentials,
     presentations: new PresentationsService(d.credentialRepo, familyBCredentials, d.dids, d.custody, d.clock),
     signatures: new SignaturesService(),
+    biometrics: new BiometricsService(d.faces),
     zkpTokens: new ZkpTokensService(d.credentialRepo, d.templateRepo, familyBCredentials, d.dids, d.custody, d.clock),
   };
 }

@@ -182,7 +182,12 @@ export function graphqlFamilyA(server: TestServer): FamilyATransport {
     verify: (key, headers, body, zkpValidation) =>
       gqlOutcome(async () => {
         const r = (await sdk(key).VerifyCredential({ input: strip({ ...headers, ...(body as object), zkpValidation }) as never })).verifyCredential;
-        return { success: r.success, message: r.message, data: { ...r.data, zkpMessage: (r.data.zkpMessage ?? null) as Record<string, boolean> | null } };
+        const { biometricMatch, ...data } = r.data;
+        return {
+          success: r.success,
+          message: r.message,
+          data: { ...data, zkpMessage: (data.zkpMessage ?? null) as Record<string, boolean> | null, ...(biometricMatch ? { biometricMatch } : {}) },
+        };
       }),
     decrypt: (key, privateKey, vc) => gqlOutcome(async () => (await sdk(key).DecryptCredential({ privateKey, vc })).decryptCredential),
   };

@@ -15,6 +15,7 @@ describe('parseConfig', () => {
       network: 'local',
       logLevel: 'info',
       publicUrl: 'http://127.0.0.1:4000',
+      faces: { threshold: 0.6, maxImageBytes: 8 * 1024 * 1024, workers: undefined },
     });
     expect(Object.isFrozen(c)).toBe(true);
   });
@@ -45,6 +46,10 @@ describe('parseConfig', () => {
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ CREDGATE_PUBLIC_URL: '::' }, /CREDGATE_PUBLIC_URL/],
     [{ CREDGATE_BODY_LIMIT_BYTES: '10' }, /CREDGATE_BODY_LIMIT_BYTES/],
+    [{ CREDGATE_FACE_THRESHOLD: '2.5' }, /CREDGATE_FACE_THRESHOLD/],
+    [{ CREDGATE_FACE_THRESHOLD: 'abc' }, /CREDGATE_FACE_THRESHOLD/],
+    [{ CREDGATE_FACE_MAX_IMAGE_BYTES: '12' }, /CREDGATE_FACE_MAX_IMAGE_BYTES/],
+    [{ CREDGATE_FACE_WORKERS: '0' }, /CREDGATE_FACE_WORKERS/],
   ])('%j is refused with a one-line reason', (env, reason) => {
     let err: unknown;
     try {

@@ -1,16 +1,34 @@
-import { Router } from 'express';
+import { type Request, Router } from 'express';
+import { invalidInput } from '../../errors';
+import { readMultipart } from '../middleware/multipart';
 import type { AuthService } from '../../services/auth.service';
 import type { VerificationService } from '../../services/family-a/verification.service';
 import { authorize } from '../middleware/authorize';
 import { bodyObject, booleanQuery, requiredHeader } from '../validate';
 
-export function verifierRoutes(auth: AuthService, verification: VerificationService): Router {
+/** The multipart variant carries the JSON body in a `request` field and the selfie as `selfiePhoto`. */
+async function verifyInput(req: Request, maxImageBytes: number): Promise<{ body: Record<string, unknown>; probePhoto?: Uint8Array }> {
+  if (!req.is('multipart/form-data')) return { body: bodyObject(req) };
+  const mp = await readMultipart(req, { files: ['selfiePhoto'], fields: ['request'], maxFileBytes: maxImageBytes });
+  let body: unknown;
+  try {
+    body = JSON.parse(mp.fields['request'] ?? '');
+  } catch {
+    throw invalidInput('the request field must hold the JSON body', [{ field: 'request', message: 'JSON object' }]);
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidInput('the request field must hold a JSON object');
+  const photo = mp.files.get('selfiePhoto');
+  return { body: body as Record<string, unknown>, ...(photo ? { probePhoto: photo } : {}) };
+}
+
+export function verifierRoutes(auth: AuthService, verification: VerificationService, maxImageBytes: number): Router {
   const r = Router();
   r.post('/verifier/verify', authorize(auth, ['verifier']), async (req, res) => {
+    const input = await verifyInput(req, maxImageBytes);
     const result = await verification.verify({
       publicKey: requiredHeader(req, 'publicKey', 200),
       userSignature: requiredHeader(req, 'userSignature', 200),
-      body: bodyObject(req),
+      ...input,
       zkpValidation: booleanQuery(req, 'zkpValidation'),
     });
     // An invalid credential is a result, not an error: 200 with success false.

@@ -6,9 +6,9 @@ import { parseSignatureHex, subjectOfPayload, userSignatureBytes } from '../../d
 import { encodeCryptograph, cryptographQrPng } from '../../domain/cryptograph';
 import { isDidSyntax } from '../../domain/dids/service-did';
 import { bytesToHex } from '../../domain/encoding';
-import { decryptSubject, encryptSubject } from '../../domain/encryption';
+import { decryptSubject, encryptSubject, encryptValue } from '../../domain/encryption';
 import { ed25519Sign, ed25519Verify, parseEd25519PrivateKey, parseEd25519PublicKey } from '../../domain/keys';
-import type { Clock, DidRepository, IssuedCredentialRecord, IssuedCredentialRepository, SecretBox } from '../../domain/ports';
+import type { Clock, DidRepository, FaceEngine, IssuedCredentialRecord, IssuedCredentialRepository, SecretBox } from '../../domain/ports';
 import { addCalendarPeriod } from '../../domain/predicates';
 import { SubjectValidator, type ExpirationUnit } from '../../domain/schemas';
 import { signEd25519Signature2018 } from '../../domain/proofs';
@@ -51,6 +51,7 @@ export class CredentialsService {
   private readonly loader: DocumentLoader = createDocumentLoader();
 
   constructor(
+    private readonly faces: FaceEngine,
     private readonly issuers: IssuerDidService,
     private readonly schemas: SchemasService,
     private readonly credentials: IssuedCredentialRepository,
@@ -108,6 +109,16 @@ export class CredentialsService {
     return id;
   }
 
+  /** A gallery template must be one this service's model can compare (format and model id). */
+  private assertFaceTemplate(template: string): void {
+    try {
+      this.faces.compare(template, template);
+    } catch (e) {
+      if (e instanceof AppError) throw new AppError('INVALID_INPUT', `faceTemplate: ${e.message}`, [{ field: 'faceTemplate', message: 'not a face template of this service' }]);
+      throw e;
+    }
+  }
+
   /** The holder's own decryption (the same computation a holder can do offline). */
   decrypt(privateKeyB64: string, vc: unknown): Record<string, string | number> {
     const { id, credential } = parseVcReference(vc);
@@ -122,11 +133,32 @@ export class CredentialsService {
 
   /** The issuer's plaintext copy of a credential's subject (sealed at rest). */
   plainSubject(record: IssuedCredentialRecord): Record<string, unknown> {
-    return JSON.parse(Buffer.from(this.box.open(record.sealedSubject, sealedSubjectContext(record.id))).toString('utf8')) as Record<string, unknown>;
+    return this.sealedRecord(record).subject;
+  }
+
+  /** The gallery face template bound at issuance, if any (sealed with the subject). */
+  boundFace(record: IssuedCredentialRecord): string | null {
+    return this.sealedRecord(record).face;
+  }
+
+  private sealedRecord(record: IssuedCredentialRecord): { subject: Record<string, unknown>; face: string | null } {
+    const json = JSON.parse(Buffer.from(this.box.open(record.sealedSubject, sealedSubjectContext(record.id))).toString('utf8')) as Record<string, unknown>;
+    // v2 records hold { v: 2, subject, face }; earlier ones were the subject itself.
+    if (json['v'] === 2 && typeof json['subject'] === 'object') {
+      return { subject: json['subject'] as Record<string, unknown>, face: typeof json['face'] === 'string' ? json['face'] : null };
+    }
+    return { subject: json, face: null };
+  }
+
+  /** The face template as the credential shows it: encrypted to the holder when the subject is. */
+  private shownFace(req: IssueRequest, holderKey: Uint8Array, credentialId: string): string | null {
+    if (!req.faceTemplate) return null;
+    return req.isEncrypted ? encryptValue(req.faceTemplate, holderKey, { attribute: 'biometrics.face', credentialId }) : req.faceTemplate;
   }
 
   private async issueInternal(actor: Actor, holder: HolderProof, req: IssueRequest, options: IssueOptions, prior?: IssuedCredentialRecord): Promise<IssueResult> {
     const holderKey = await holderKeyOf(this.dids, holder.did, holder.publicKey);
+    if (req.faceTemplate !== undefined) this.assertFaceTemplate(req.faceTemplate);
     const signature = parseSignatureHex(holder.userSignature);
     const schema = await this.schemas.forIssuance(actor, req.schemaName);
     const given = req.credentialSubject['id'];
@@ -155,7 +187,7 @@ export class CredentialsService {
       issuanceDate: now,
       expirationDate: addCalendarPeriod(now, exp.value, exp.unit),
       encrypted: req.isEncrypted,
-      biometrics: { face: null, iris: null, finger: null },
+      biometrics: { face: this.shownFace(req, holderKey, id), iris: null, finger: null },
     });
     const { signed, cryptograph } = await this.issuers.sign(actor, issuer, async (seed) => {
       const s = withCredentialStatus(await signEd25519Signature2018(unsigned, { seed, proof: proofOptions(issuer.did, now), documentLoader: this.loader, base: FAMILY_A_JSONLD_BASE }));
@@ -172,7 +204,7 @@ export class CredentialsService {
         userSignature: holder.userSignature.toLowerCase(),
         isEncrypted: req.isEncrypted,
         document: signed,
-        sealedSubject: this.box.seal(Buffer.from(JSON.stringify(subject), 'utf8'), sealedSubjectContext(id)),
+        sealedSubject: this.box.seal(Buffer.from(JSON.stringify({ v: 2, subject, face: req.faceTemplate ?? null }), 'utf8'), sealedSubjectContext(id)),
         expiresAt: new Date(signed['expirationDate'] as string),
       },
       prior ? { tenantId: actor.tenantId, id: prior.id } : undefined,

@@ -6,7 +6,7 @@ import { zkpCertificateBytes } from '../../domain/credentials/zkp-certificate';
 import { decodeCryptograph } from '../../domain/cryptograph';
 import { bytesToHex, hexToBytes } from '../../domain/encoding';
 import { ed25519Verify, parseEd25519PublicKey } from '../../domain/keys';
-import type { Clock, IssuedCredentialRecord, IssuedCredentialRepository, SchemaRepository } from '../../domain/ports';
+import type { Clock, FaceEngine, FaceMatch, IssuedCredentialRecord, IssuedCredentialRepository, SchemaRepository } from '../../domain/ports';
 import { matchVerifyParams, parseVerifyParams } from '../../domain/predicates';
 import { verifyEd25519Signature2018 } from '../../domain/proofs';
 import { attributeTypesOfBody, parseSchemaBody } from '../../domain/schemas';
@@ -25,6 +25,8 @@ export interface VerifyRequest {
   /** Body: `credentials` (the credential) or `cryptograph` (its QR-ready text), `verifyParams`, `zkpCertificate`. */
   readonly body: unknown;
   readonly zkpValidation: boolean;
+  /** A selfie to compare with the credential's bound face (multipart / GraphQL upload). */
+  readonly probePhoto?: Uint8Array;
 }
 
 export interface VerificationData {
@@ -32,6 +34,8 @@ export interface VerificationData {
   readonly isIssuerDIDValid: string;
   readonly biometricMatchScore: string;
   readonly zkpMessage: Record<string, boolean> | null;
+  /** Present when a biometric check ran: the numbers behind biometricMatchScore. */
+  readonly biometricMatch?: FaceMatch;
   /** Every failed check, in words; empty when valid. */
   readonly reasons: string[];
 }
@@ -53,6 +57,7 @@ export class VerificationService {
   private readonly loader: DocumentLoader = createDocumentLoader();
 
   constructor(
+    private readonly faces: FaceEngine,
     private readonly issuers: IssuerDidService,
     private readonly credentials: IssuedCredentialRepository,
     private readonly schemas: SchemaRepository,
@@ -64,7 +69,8 @@ export class VerificationService {
     const holderKey = parseEd25519PublicKey(req.publicKey, 'publicKey');
     const userSig = parseSignatureHex(req.userSignature);
     if (!isObject(req.body)) throw invalidInput('request body must be a JSON object');
-    const { credentials, cryptograph, verifyParams, zkpCertificate } = req.body;
+    const { credentials, cryptograph, verifyParams, zkpCertificate, probeTemplate } = req.body;
+    if (probeTemplate !== undefined && typeof probeTemplate !== 'string') throw invalidInput('probeTemplate must be a base64 face template');
     if (verifyParams !== undefined && !Array.isArray(verifyParams)) throw invalidInput('verifyParams must be an array of "attribute=value" strings');
     if (req.zkpValidation && !isObject(zkpCertificate)) throw invalidInput('zkpValidation=true needs zkpCertificate', [{ field: 'zkpCertificate', message: 'required object' }]);
 
@@ -109,15 +115,45 @@ export class VerificationService {
       }
     }
 
+    const bio = await this.biometric(record, probeTemplate as string | undefined, req.probePhoto);
+    if (bio.reason) reasons.push(bio.reason);
     const data: VerificationData = {
       isVCValid: reasons.length === 0 ? SUCCESS : `Failed: ${reasons.join('; ')}`,
       isIssuerDIDValid: issuerReasons.length === 0 ? SUCCESS : `Failed: ${issuerReasons.join('; ')}`,
-      biometricMatchScore: NO_CHECK,
+      biometricMatchScore: bio.text,
       zkpMessage,
+      ...(bio.match ? { biometricMatch: bio.match } : {}),
       reasons: [...issuerReasons, ...reasons],
     };
     const success = data.reasons.length === 0;
     return { success, message: success ? VALID_MESSAGE : `Verification failed: ${data.reasons.join('; ')}`, data };
+  }
+
+  /**
+   * Compares a probe (template, or a photo turned into one) with the face bound at issuance.
+   * `biometricMatchScore` reads `Match (score 0.8123)` or `No Match (score 0.3012)`; the score is
+   * 1 - euclidean distance, the decision distance <= threshold (docs/API.md).
+   */
+  private async biometric(record: IssuedCredentialRecord | null, probeTemplate: string | undefined, probePhoto: Uint8Array | undefined): Promise<{ text: string; reason?: string; match?: FaceMatch }> {
+    if (probeTemplate === undefined && probePhoto === undefined) return { text: NO_CHECK };
+    if (probeTemplate !== undefined && probePhoto !== undefined) throw invalidInput('give either probeTemplate or a selfie photo, not both');
+    const gallery = record ? this.issuance.boundFace(record) : null;
+    if (!gallery) return { text: 'Failed: the credential has no face template', reason: 'the credential has no face template to compare' };
+    let probe = probeTemplate;
+    if (probePhoto !== undefined) {
+      const made = await this.faces.createTemplate(probePhoto);
+      if (!made.templateCreationResult) return { text: 'Failed: no face detected in the probe', reason: 'no face detected in the probe photo' };
+      probe = made.template;
+    }
+    let match: FaceMatch;
+    try {
+      match = this.faces.compare(gallery, probe!);
+    } catch (e) {
+      if (e instanceof AppError) throw new AppError('INVALID_INPUT', `probeTemplate: ${e.message}`, [{ field: 'probeTemplate', message: 'not a face template of this service' }]);
+      throw e;
+    }
+    const text = `${match.match ? 'Match' : 'No Match'} (score ${match.score.toFixed(4)})`;
+    return match.match ? { text, match } : { text, match, reason: `the face does not match (distance ${match.distance.toFixed(4)} > ${match.threshold})` };
   }
 
   private credentialOf(credentials: unknown, cryptograph: unknown): { credential: Record<string, unknown>; cryptographCheck?: ReturnType<typeof decodeCryptograph> } {

@@ -20,6 +20,7 @@ function toIssueRequest(input: IssueCredentialInput): IssueRequest {
     ...(input.isEncrypted != null ? { isEncrypted: input.isEncrypted } : {}),
     ...(input.dependantVerifiableCredential != null ? { dependantVerifiableCredential: input.dependantVerifiableCredential } : {}),
     credentialSubject: input.credentialSubject,
+    ...(input.faceTemplate != null ? { faceTemplate: input.faceTemplate } : {}),
   });
 }
 

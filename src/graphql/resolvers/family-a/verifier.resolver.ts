@@ -1,4 +1,6 @@
 import { Arg, Authorized, Query, Resolver } from 'type-graphql';
+import { type LazyUpload, UploadScalar } from '../../scalars/upload.scalar';
+import { readUpload } from '../../uploads';
 import type { VerificationService } from '../../../services/family-a/verification.service';
 import { VerifyCredentialInput } from '../../types/family-a/verification.input';
 import { VerificationPayload } from '../../types/family-a/verification.type';
@@ -10,6 +12,7 @@ function toRequestBody(input: VerifyCredentialInput): Record<string, unknown> {
     ...(input.credentials != null ? { credentials: input.credentials } : {}),
     ...(input.cryptograph != null ? { cryptograph: input.cryptograph } : {}),
     ...(input.verifyParams != null ? { verifyParams: input.verifyParams } : {}),
+    ...(input.probeTemplate != null ? { probeTemplate: input.probeTemplate } : {}),
     ...(z != null ? { zkpCertificate: { certificate: z.certificate, zkpSignature: z.zkpSignature, publicKey: z.publicKey, userSignature: z.userSignature } } : {}),
   };
 }
@@ -17,12 +20,20 @@ function toRequestBody(input: VerifyCredentialInput): Record<string, unknown> {
 /** Family A verifier side. */
 @Resolver()
 export class VerifierResolver {
-  constructor(private readonly verification: VerificationService) {}
+  constructor(
+    private readonly verification: VerificationService,
+    private readonly maxImageBytes: number,
+  ) {}
 
   @Authorized('verifier')
   @Query(() => VerificationPayload, { description: 'REST: POST /verifier/verify. An invalid credential answers success false with reasons.' })
-  async verifyCredential(@Arg('input', () => VerifyCredentialInput) input: VerifyCredentialInput): Promise<VerificationPayload> {
+  async verifyCredential(
+    @Arg('input', () => VerifyCredentialInput) input: VerifyCredentialInput,
+    @Arg('selfiePhoto', () => UploadScalar, { nullable: true, description: 'A selfie to compare with the bound face (multipart request).' }) selfiePhoto?: LazyUpload,
+  ): Promise<VerificationPayload> {
+    const probePhoto = selfiePhoto ? await readUpload(selfiePhoto, 'selfiePhoto', this.maxImageBytes) : undefined;
     const r = await this.verification.verify({
+      ...(probePhoto ? { probePhoto } : {}),
       publicKey: input.publicKey,
       userSignature: input.userSignature,
       body: toRequestBody(input),

@@ -26,4 +26,7 @@ export class IssueCredentialInput {
 
   @Field(() => GraphQLJSONObject)
   credentialSubject!: Record<string, unknown>;
+
+  @Field(() => String, { nullable: true, description: 'A gallery face template (createFaceTemplates) to bind into biometrics.face.' })
+  faceTemplate?: string;
 }

@@ -18,6 +18,9 @@ export class ZkpCertificateInput {
 
 @InputType({ description: 'REST: the headers and body of POST /verifier/verify.' })
 export class VerifyCredentialInput {
+  @Field(() => String, { nullable: true, description: 'A probe face template to compare with the face bound in the credential.' })
+  probeTemplate?: string;
+
   @Field(() => String, { description: 'The holder Ed25519 public key, base64.' })
   publicKey!: string;
 

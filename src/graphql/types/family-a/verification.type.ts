@@ -1,3 +1,4 @@
+import { FaceMatchResult } from './face.type';
 import { Field, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 
@@ -14,6 +15,9 @@ export class VerificationData {
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'The verified ZKP certificate, when zkpValidation.' })
   zkpMessage!: Record<string, boolean> | null;
+
+  @Field(() => FaceMatchResult, { nullable: true, description: 'The numbers behind biometricMatchScore, when a probe was given.' })
+  biometricMatch?: FaceMatchResult;
 
   @Field(() => [String], { description: 'Every failed check, in words; empty when valid.' })
   reasons!: string[];
