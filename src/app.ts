@@ -82,7 +82,7 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       sql: db.sql,
       tenants: new PrismaTenantRepository(db.prisma),
       apiKeys: new PrismaApiKeyRepository(db.prisma),
-      dids: new PrismaDidRepository(db.prisma),
+      dids: new PrismaDidRepository(db.prisma, ledger),
       custody,
       box: new EnvelopeSecretBox(kek),
       schemas: new PrismaSchemaRepository(db.prisma),

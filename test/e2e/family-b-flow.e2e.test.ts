@@ -52,6 +52,10 @@ describe.each(['REST', 'GraphQL'])('Family B flow through %s', (name) => {
     const hd = unwrap(await slice.createDid(keys.holder, { method: 'credgate', publicKey: hk.publicKey })).document.id;
     holder = { did: hd.slice(0, hd.lastIndexOf(':')), publicKey: hk.publicKey, privateKey: hk.privateKey };
     expect(issuerDid).toMatch(/^did:credgate:local:/);
+    // The DID document is the entry its ledgerFileId names.
+    const doc = unwrap(await slice.getDid(keys.issuer, issuerDid));
+    const entry = await server.app.ledger.findEntry(doc.ledgerFileId!, sha256(canonicalBytes(doc)));
+    expect(entry).toMatchObject({ leafIndex: 0, kind: 'did-document' });
   });
 
   test('templates: create (2.9 shape), duplicate 409, list, get, update (__v), unknown 404', async () => {

@@ -1,4 +1,8 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { canonicalBytes } from '../../domain/canonical';
 import { formatLedgerId, formatServiceDid } from '../../domain/dids/service-did';
+import { buildRecordDocument } from '../../domain/dids/service-did-documents';
+import type { Ledger } from '../../ledger/ledger.port';
 import type { DidRecord, DidRepository, DidRole, KeyAlgorithm, NewDid } from '../../domain/ports';
 import type { PrismaClient } from '../database';
 import { isUniqueViolation } from '../prisma-errors';
@@ -11,7 +15,11 @@ const toRecord = (row: Row): DidRecord => ({
 });
 
 export class PrismaDidRepository implements DidRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    /** When given, each new DID document is anchored in its ledger file log (`ledgerFileId`). */
+    private readonly ledger?: Ledger,
+  ) {}
 
   async findByDid(did: string): Promise<DidRecord | null> {
     const row = await this.prisma.did.findUnique({ where: { did } });
@@ -40,7 +48,7 @@ export class PrismaDidRepository implements DidRepository {
         const file = await allocate('did-file');
         const topic = await allocate('credentials');
         const templateTopic = await allocate('templates');
-        return tx.did.create({
+        const row = await tx.did.create({
           data: {
             ...input,
             did: formatServiceDid(input.method, input.network, input.identifier),
@@ -49,6 +57,11 @@ export class PrismaDidRepository implements DidRepository {
             templateTopicId: formatLedgerId(templateTopic.seq),
           },
         });
+        if (this.ledger) {
+          const doc = buildRecordDocument(toRecord(row));
+          await this.ledger.appendInTransaction(tx, doc.ledgerFileId!, { entryHash: sha256(canonicalBytes(doc)), kind: 'did-document', ref: row.did });
+        }
+        return row;
       });
       return { record: toRecord(row), created: true };
     } catch (e) {
