@@ -15,20 +15,10 @@ import {
   signNote,
   verifyNote,
 } from '../../src/domain/merkle';
+import { expectAppError } from '../support/app-error';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const b64 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'base64'));
-
-function expectAppError(fn: () => unknown, code: string): void {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught).toBeInstanceOf(AppError);
-  expect((caught as AppError).code).toBe(code);
-}
 
 /**
  * Known-answer data from the Go reference implementation of signed notes,

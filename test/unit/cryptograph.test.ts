@@ -16,19 +16,7 @@ import {
   signCompactEdDsaJws,
 } from '../../src/domain/cryptograph';
 import { readSharedJson } from '../support/shared';
-
-function expectAppError(fn: () => unknown, code: string): AppError {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught).toBeInstanceOf(AppError);
-  const err = caught as AppError;
-  expect(err.code).toBe(code);
-  return err;
-}
+import { expectAppError } from '../support/app-error';
 
 const issuer = generateEd25519Keypair();
 const stranger = generateEd25519Keypair();

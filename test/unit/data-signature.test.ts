@@ -4,20 +4,7 @@ import { AppError } from '../../src/errors';
 import { bytesToBase64Url, bytesToHex, hexToBytes } from '../../src/domain/encoding';
 import { generateSecp256k1Keypair } from '../../src/domain/keys';
 import { dataToSignBytes, signData, verifyData } from '../../src/domain/signatures';
-
-function expectAppError(fn: () => unknown, code: string, messagePart?: string | RegExp): AppError {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught).toBeInstanceOf(AppError);
-  const err = caught as AppError;
-  expect(err.code).toBe(code);
-  if (messagePart !== undefined) expect(err.message).toMatch(messagePart);
-  return err;
-}
+import { expectAppError } from '../support/app-error';
 
 const N = secp256k1.Point.CURVE().n;
 const SK = `${'00'.repeat(31)}2a`;

@@ -25,20 +25,7 @@ import {
   secp256k1PublicKeyFromPrivate,
 } from '../../src/domain/keys';
 import { readSharedJson, readSharedText } from '../support/shared';
-
-function expectAppError(fn: () => unknown, code: string, messagePart?: string | RegExp): AppError {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught).toBeInstanceOf(AppError);
-  const err = caught as AppError;
-  expect(err.code).toBe(code);
-  if (messagePart !== undefined) expect(err.message).toMatch(messagePart);
-  return err;
-}
+import { expectAppError } from '../support/app-error';
 
 interface Jwk {
   kty: string;

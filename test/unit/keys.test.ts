@@ -36,20 +36,7 @@ import {
   type NistCurve,
 } from '../../src/domain/keys';
 import { readSharedJson } from '../support/shared';
-
-function expectAppError(fn: () => unknown, code: string, messagePart?: string | RegExp): AppError {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught).toBeInstanceOf(AppError);
-  const err = caught as AppError;
-  expect(err.code).toBe(code);
-  if (messagePart !== undefined) expect(err.message).toMatch(messagePart);
-  return err;
-}
+import { expectAppError } from '../support/app-error';
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;

@@ -9,19 +9,7 @@ import {
   parseConditions,
   parseVerifyParams,
 } from '../../src/domain/predicates';
-
-function expectAppError(fn: () => unknown, code: string): AppError {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught).toBeInstanceOf(AppError);
-  const err = caught as AppError;
-  expect(err.code).toBe(code);
-  return err;
-}
+import { expectAppError } from '../support/app-error';
 
 const fieldsOf = (err: AppError): string[] => (err.details ?? []).map((d) => d.field);
 const at = (iso: string): Date => new Date(iso);

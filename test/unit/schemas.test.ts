@@ -17,19 +17,7 @@ import {
   SubjectValidator,
   validateSubject,
 } from '../../src/domain/schemas';
-
-function expectAppError(fn: () => unknown, code: string): AppError {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught).toBeInstanceOf(AppError);
-  const err = caught as AppError;
-  expect(err.code).toBe(code);
-  return err;
-}
+import { expectAppError } from '../support/app-error';
 
 function fieldsOf(err: AppError): string[] {
   return (err.details ?? []).map((d) => d.field);

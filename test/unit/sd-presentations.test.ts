@@ -18,20 +18,7 @@ import {
   verifyPresentationSignature,
   type PresentationProofOptions,
 } from '../../src/domain/presentations';
-
-function expectAppError(fn: () => unknown, code: string, messagePart?: string | RegExp): AppError {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught).toBeInstanceOf(AppError);
-  const err = caught as AppError;
-  expect(err.code).toBe(code);
-  if (messagePart !== undefined) expect(err.message).toMatch(messagePart);
-  return err;
-}
+import { expectAppError } from '../support/app-error';
 
 /** Deterministic byte source for reproducible salts. */
 function counterRandom(start = 1): (n: number) => Uint8Array {

@@ -13,22 +13,9 @@ import {
   type StatusListEntry,
 } from '../../src/domain/status-list';
 import { readSharedJson, readSharedText, sharedPath } from '../support/shared';
+import { expectAppError } from '../support/app-error';
 
 const DIR = 'vectors/bitstring-status-list';
-
-function expectAppError(fn: () => unknown, code: string, messagePart?: string | RegExp): AppError {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught).toBeInstanceOf(AppError);
-  const err = caught as AppError;
-  expect(err.code).toBe(code);
-  if (messagePart !== undefined) expect(err.message).toMatch(messagePart);
-  return err;
-}
 
 const vectorFiles = readdirSync(sharedPath(DIR)).sort();
 

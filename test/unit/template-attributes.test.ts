@@ -14,20 +14,7 @@ import {
   validateTemplateSubject,
   type TemplateAttribute,
 } from '../../src/domain/templates';
-
-function expectAppError(fn: () => unknown, code: string, messagePart?: string | RegExp): AppError {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught).toBeInstanceOf(AppError);
-  const err = caught as AppError;
-  expect(err.code).toBe(code);
-  if (messagePart !== undefined) expect(err.message).toMatch(messagePart);
-  return err;
-}
+import { expectAppError } from '../support/app-error';
 
 const fields = (err: AppError): string[] => (err.details ?? []).map((d) => d.field);
 

@@ -10,20 +10,7 @@ import {
   type CreateZkpTokenInput,
   type ZkpData,
 } from '../../src/domain/zkp-tokens';
-
-function expectAppError(fn: () => unknown, code: string, messagePart?: string | RegExp): AppError {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught).toBeInstanceOf(AppError);
-  const err = caught as AppError;
-  expect(err.code).toBe(code);
-  if (messagePart !== undefined) expect(err.message).toMatch(messagePart);
-  return err;
-}
+import { expectAppError } from '../support/app-error';
 
 const issuerKeys = generateSecp256k1Keypair();
 const skHex = bytesToHex(issuerKeys.privateKey);
