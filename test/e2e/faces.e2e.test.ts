@@ -162,6 +162,10 @@ describe.each(TRANSPORTS.map((t) => [t.name, t] as const))('face templates throu
     const headers = await consent(fa, h, issuerDid, subject());
     const issued = unwrap(await fa.fa.issue(fa.issuerKey, headers, { schemaName: `${schemaName}:1`, credentialSubject: subject(), faceTemplate: templates.get('obama_1.jpg') } as never));
     expect(issued.verifiableCredential['biometrics']).toEqual({ face: templates.get('obama_1.jpg'), iris: null, finger: null });
+    // At rest the template exists only inside the sealed record, never in clear.
+    const row = await server.app.db.prisma.issuedCredential.findUniqueOrThrow({ where: { id: issued.verifiableCredential['id'] } });
+    expect(JSON.stringify(row.document)).not.toContain(templates.get('obama_1.jpg')!.slice(0, 40));
+    expect(Buffer.from(row.sealedSubject).toString('latin1')).not.toContain(templates.get('obama_1.jpg')!.slice(0, 40));
     const v = { publicKey: h.publicKey, userSignature: headers.userSignature };
     const body = { credentials: issued.verifiableCredential };
 

@@ -38,6 +38,15 @@ export interface IssueResult {
 
 export const sealedSubjectContext = (credentialId: string): string => `issued-credential|${credentialId}`;
 
+/**
+ * The stored copy of a credential keeps no face template: templates are biometric data and live
+ * only in the sealed record (the holder has the full credential).
+ */
+function withoutFaceTemplate(credential: Record<string, unknown>): Record<string, unknown> {
+  const bio = credential['biometrics'] as Record<string, unknown> | undefined;
+  return bio?.['face'] ? { ...credential, biometrics: { ...bio, face: '[sealed]' } } : credential;
+}
+
 /** Compares two hex signatures without leaking where they differ. */
 export function sameSignatureHex(a: string, b: string): boolean {
   const x = Buffer.from(a.toLowerCase());
@@ -203,7 +212,7 @@ export class CredentialsService {
         holderPublicKeyHex: bytesToHex(holderKey),
         userSignature: holder.userSignature.toLowerCase(),
         isEncrypted: req.isEncrypted,
-        document: signed,
+        document: withoutFaceTemplate(signed),
         sealedSubject: this.box.seal(Buffer.from(JSON.stringify({ v: 2, subject, face: req.faceTemplate ?? null }), 'utf8'), sealedSubjectContext(id)),
         expiresAt: new Date(signed['expirationDate'] as string),
       },
