@@ -25,6 +25,8 @@ export function verifyDetachedEs256k(jws: unknown, payload: Uint8Array, publicKe
   if (!m || m[1] !== HEADER) return false;
   try {
     const sig = base64url.decode(m[2]! + '==');
+    // One spelling per signature: unused trailing bits must be zero, so an edited JWS never verifies.
+    if (base64url.encode(sig).replace(/=+$/, '') !== m[2]) return false;
     return sig.length === 64 && secp256k1VerifyMessage(sig, signingInput(payload), publicKey);
   } catch {
     return false;
