@@ -2,7 +2,6 @@ import { createCipheriv } from 'node:crypto';
 import { x25519 } from '@noble/curves/ed25519.js';
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { AppError } from '../../src/errors';
 import { base64ToBytes, bytesToBase64 } from '../../src/domain/encoding';
 import { generateEd25519Keypair, x25519PublicKeyFromEd25519 } from '../../src/domain/keys';
 import {
@@ -13,20 +12,7 @@ import {
   MAX_PLAINTEXT_BYTES,
   VALUE_ENCRYPTION_INFO,
 } from '../../src/domain/encryption';
-
-function expectAppError(fn: () => unknown, code: string, message?: string): AppError {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught).toBeInstanceOf(AppError);
-  const err = caught as AppError;
-  expect(err.code).toBe(code);
-  if (message !== undefined) expect(err.message).toBe(message);
-  return err;
-}
+import { expectAppError } from '../support/app-error';
 
 /** Deterministic bytes 1, 2, 3, ... so a test can rebuild the ciphertext independently. */
 function counterRandom(): (n: number) => Uint8Array {
@@ -84,7 +70,7 @@ describe('encryptValue / decryptValue', () => {
         const t = Uint8Array.from(bytes);
         t[i] = (t[i] as number) ^ mask;
         const decrypt = () => decryptValue(bytesToBase64(t), holder.privateKey, ctx);
-        expectAppError(decrypt, 'VERIFICATION_FAILED', 'ciphertext failed authentication');
+        expect(expectAppError(decrypt, 'VERIFICATION_FAILED').message).toBe('ciphertext failed authentication');
       }
     }
   });
