@@ -47,6 +47,11 @@ function withoutFaceTemplate(credential: Record<string, unknown>): Record<string
   return bio?.['face'] ? { ...credential, biometrics: { ...bio, face: '[sealed]' } } : credential;
 }
 
+/** The QR image of a cryptograph when the caller asked for it (throws INVALID_INPUT when it cannot fit). */
+async function renderCryptographPng(cryptograph: string | undefined, options: IssueOptions): Promise<Buffer | undefined> {
+  return cryptograph && options.cryptographPng ? cryptographQrPng(cryptograph) : undefined;
+}
+
 /** Compares two hex signatures without leaking where they differ. */
 export function sameSignatureHex(a: string, b: string): boolean {
   const x = Buffer.from(a.toLowerCase());
@@ -202,6 +207,8 @@ export class CredentialsService {
       const s = withCredentialStatus(await signEd25519Signature2018(unsigned, { seed, proof: proofOptions(issuer.did, now), documentLoader: this.loader, base: FAMILY_A_JSONLD_BASE }));
       return { signed: s, cryptograph: options.cryptograph || options.cryptographPng ? encodeCryptograph(s, { seed, kid: `${issuer.did}#${ROOT_KEY_FRAGMENT}` }) : undefined };
     });
+    // Rendered before anything is stored: a cryptograph too large for a QR code is a 400 that leaves no row behind.
+    const cryptographPng = await renderCryptographPng(cryptograph, options);
     await this.credentials.create(
       {
         id,
@@ -222,7 +229,7 @@ export class CredentialsService {
       verifiableCredential: signed,
       userSignature: holder.userSignature,
       ...(cryptograph && options.cryptograph ? { cryptograph } : {}),
-      ...(cryptograph && options.cryptographPng ? { cryptographPng: await cryptographQrPng(cryptograph) } : {}),
+      ...(cryptographPng ? { cryptographPng } : {}),
     };
   }
 }
