@@ -131,7 +131,11 @@ export interface SchemaRepository {
   findById(id: string): Promise<SchemaRecord | null>;
   findVersion(tenantId: string, name: string, version: number): Promise<SchemaRecord | null>;
   listByTenant(tenantId: string): Promise<SchemaRecord[]>;
-  /** Public lookup by name across tenants (schemas are published documents). */
+  /**
+   * Public lookup by name across tenants (schemas are published documents): one record per tenant
+   * publishing `name` (its highest version, or exactly `version`), for at most two tenants, which
+   * is enough to tell a unique name from an ambiguous one.
+   */
   findPublic(tenantSlug: string | undefined, name: string, version: number | undefined): Promise<SchemaRecord[]>;
 }
 

@@ -15,10 +15,10 @@ export function publicRoutes(schemas: SchemasService, credentials: FamilyBCreden
     res.json(await credentials.statusListCredential(pathParam(req, 'listId')));
   });
   r.get('/t/:tenant/schema/:name', async (req, res) => {
-    res.json(await schemas.publicBody(pathParam(req, 'tenant'), pathParam(req, 'name')));
+    res.json(await schemas.publicBody(pathParam(req, 'tenant'), pathParam(req, 'name'), req.query['version']));
   });
   r.get('/schema/:name', async (req, res) => {
-    res.json(await schemas.publicBody(undefined, pathParam(req, 'name')));
+    res.json(await schemas.publicBody(undefined, pathParam(req, 'name'), req.query['version']));
   });
   return r;
 }

@@ -48,11 +48,13 @@ export class PrismaSchemaRepository implements SchemaRepository {
   }
 
   async findPublic(tenantSlug: string | undefined, name: string, version: number | undefined): Promise<SchemaRecord[]> {
-    const rows = await this.prisma.credentialSchema.findMany({
-      where: { name, ...(version !== undefined ? { version } : {}), ...(tenantSlug ? { tenant: { slug: tenantSlug } } : {}) },
-      orderBy: { version: 'desc' },
-      take: 50,
-    });
-    return rows.map(toRecord);
+    const where = { name, ...(version !== undefined ? { version } : {}), ...(tenantSlug ? { tenant: { slug: tenantSlug } } : {}) };
+    // Tenants first (GROUP BY in the database), then one row per tenant: however many versions one
+    // tenant holds, a second tenant publishing the name is always seen.
+    const tenants = await this.prisma.credentialSchema.groupBy({ by: ['tenantId'], where, orderBy: { tenantId: 'asc' }, take: 2 });
+    const rows = await Promise.all(
+      tenants.map((t) => this.prisma.credentialSchema.findFirst({ where: { ...where, tenantId: t.tenantId }, orderBy: { version: 'desc' } })),
+    );
+    return rows.filter((r): r is NonNullable<typeof r> => r !== null).map(toRecord);
   }
 }

@@ -29,6 +29,14 @@ export function parseSchemaRef(ref: string): { name: string; version: number | u
   return { name: m[1]!, version: m[2] === undefined ? undefined : Number(m[2]) };
 }
 
+/** The version a public schema request asks for: `:<n>` in the path or `?version=<n>`, not both. */
+function mergeVersion(inPath: number | undefined, query: unknown): number | undefined {
+  if (query === undefined) return inPath;
+  if (typeof query !== 'string' || !/^[1-9][0-9]{0,8}$/.test(query)) throw invalidInput('version must be a positive integer', [{ field: 'version', message: 'malformed' }]);
+  if (inPath !== undefined) throw invalidInput('give the version either as :<n> or as ?version=<n>, not both', [{ field: 'version', message: 'given twice' }]);
+  return Number(query);
+}
+
 /** Versioned Family A schemas. */
 export class SchemasService {
   constructor(
@@ -76,19 +84,23 @@ export class SchemasService {
 
   /**
    * The public schema document behind a credential's `credentialSchema.id`. Schema names are
-   * per tenant, so the URL carries the tenant (`/t/<tenant>/schema/<name>:<n>`); the bare
-   * `/schema/<name>` form answers when only one tenant has that name.
+   * per tenant, so the URL carries the tenant (`/t/<tenant>/schema/<name>`, reference 2.4: the URL
+   * ends in `/schema/<schema_name>`); the bare `/schema/<name>` form answers only when exactly one
+   * tenant publishes that name (and version), otherwise 409. The versioned forms are
+   * `.../schema/<name>?version=<n>` and `.../schema/<name>:<n>`; a credential names its version in
+   * its signed `version` field.
    */
-  async publicBody(tenantSlug: string | undefined, ref: string): Promise<Record<string, unknown>> {
-    const { name, version } = parseSchemaRef(ref);
-    const found = await this.schemas.findPublic(tenantSlug, name, version);
-    const tenants = new Set(found.map((r) => r.tenantId));
+  async publicBody(tenantSlug: string | undefined, ref: string, versionQuery?: unknown): Promise<Record<string, unknown>> {
+    const parsed = parseSchemaRef(ref);
+    const version = mergeVersion(parsed.version, versionQuery);
+    const found = await this.schemas.findPublic(tenantSlug, parsed.name, version);
     if (found.length === 0) throw notFound('schema');
-    if (tenants.size > 1) throw new AppError('CONFLICT', `several tenants publish schema ${name}: use /t/<tenant>/schema/${ref}`);
+    if (found.length > 1) throw new AppError('CONFLICT', `several tenants publish schema ${parsed.name}: use /t/<tenant>/schema/${ref}`);
     return found[0]!.body;
   }
 
+  /** `credentialSchema.id` of reference 2.4: ends in `/schema/<schema_name>`, without the version. */
   schemaUrl(tenantSlug: string, record: SchemaRecord): string {
-    return `${this.publicUrl}/t/${tenantSlug}/schema/${record.name}:${record.version}`;
+    return `${this.publicUrl}/t/${tenantSlug}/schema/${record.name}`;
   }
 }
