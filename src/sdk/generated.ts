@@ -86,7 +86,7 @@ export type HolderProofInput = {
 export type IssueCredentialInput = {
   credentialSubject: Record<string, unknown>;
   dependantVerifiableCredential?: Array<Record<string, unknown>> | null | undefined;
-  /** A gallery face template (createFaceTemplates) to bind into biometrics.face. */
+  /** A gallery face template (createFaceTemplates) to bind; the credential shows only a salted commitment in biometrics.face. Re-issue: omitted keeps the bound face, null removes it. */
   faceTemplate?: string | null | undefined;
   isEncrypted?: boolean | null | undefined;
   /** `<name>` (latest version) or `<name>:<version>`. */

@@ -161,7 +161,9 @@ describe.each(TRANSPORTS.map((t) => [t.name, t] as const))('face templates throu
     unwrap(await fa.fa.createSchema(fa.issuerKey, schemaBody(schemaName)));
     const headers = await consent(fa, h, issuerDid, subject());
     const issued = unwrap(await fa.fa.issue(fa.issuerKey, headers, { schemaName: `${schemaName}:1`, credentialSubject: subject(), faceTemplate: templates.get('obama_1.jpg') } as never));
-    expect(issued.verifiableCredential['biometrics']).toEqual({ face: templates.get('obama_1.jpg'), iris: null, finger: null });
+    // The credential binds the face by a salted commitment; the template itself is never shown.
+    expect(issued.verifiableCredential['biometrics']).toEqual({ face: expect.stringMatching(/^sha256-salted:[A-Za-z0-9_-]{43}$/), iris: null, finger: null });
+    expect(JSON.stringify(issued)).not.toContain(templates.get('obama_1.jpg')!.slice(0, 40));
     // At rest the template exists only inside the sealed record, never in clear.
     const row = await server.app.db.prisma.issuedCredential.findUniqueOrThrow({ where: { id: issued.verifiableCredential['id'] } });
     expect(JSON.stringify(row.document)).not.toContain(templates.get('obama_1.jpg')!.slice(0, 40));
@@ -181,7 +183,7 @@ describe.each(TRANSPORTS.map((t) => [t.name, t] as const))('face templates throu
     expect(byTemplate.data.biometricMatchScore).toMatch(/^Match/);
     expect(unwrap(await fa.fa.verify(fa.verifierKey, v, body)).data.biometricMatchScore).toBe('No Check Performed');
 
-    // Encrypted: the credential carries the template as ciphertext; the check still runs.
+    // Encrypted: the credential carries a commitment as well; the check still runs.
     const enc = unwrap(await fa.fa.issue(fa.issuerKey, headers, { schemaName: `${schemaName}:1`, isEncrypted: true, credentialSubject: subject(), faceTemplate: templates.get('obama_1.jpg') } as never));
     expect(enc.verifiableCredential['biometrics'].face).not.toBe(templates.get('obama_1.jpg'));
     const encYes = unwrap(await t.verifyWithSelfie(fa.verifierKey, v, { credentials: enc.verifiableCredential }, photo('obama_2.jpg')));

@@ -29,8 +29,15 @@ export interface FamilyACredentialInput {
   readonly issuanceDate: Date;
   readonly expirationDate: Date;
   readonly encrypted: boolean;
-  readonly biometrics: { face: string | null; iris: string | null; finger: string | null };
+  readonly biometrics: FamilyABiometrics;
 }
+
+/**
+ * `biometrics` of reference 2.4: `face` / `iris` / `finger`, each null when absent (`face` carries a
+ * salted commitment, never a template: see face-commitment.ts); the update (re-issue) response
+ * shows an empty object.
+ */
+export type FamilyABiometrics = { face: string | null; iris: string | null; finger: string | null } | Record<string, never>;
 
 /** A second-precision ISO 8601 UTC date-time, as credentials carry them. */
 export function isoSeconds(d: Date): string {

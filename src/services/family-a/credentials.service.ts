@@ -1,18 +1,19 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { AppError, notFound } from '../../errors';
 import { type DocumentLoader, createDocumentLoader } from '../../domain/contexts';
-import { buildUnsignedCredential, FAMILY_A_JSONLD_BASE, proofOptions, ROOT_KEY_FRAGMENT, withCredentialStatus } from '../../domain/credentials/family-a-credential';
+import { buildUnsignedCredential, type FamilyABiometrics, FAMILY_A_JSONLD_BASE, proofOptions, ROOT_KEY_FRAGMENT, withCredentialStatus } from '../../domain/credentials/family-a-credential';
 import { parseSignatureHex, subjectOfPayload, userSignatureBytes } from '../../domain/credentials/user-signature';
 import { encodeCryptograph, cryptographQrPng } from '../../domain/cryptograph';
 import { isDidSyntax } from '../../domain/dids/service-did';
 import { bytesToHex } from '../../domain/encoding';
-import { decryptSubject, encryptSubject, encryptValue } from '../../domain/encryption';
+import { decryptSubject, encryptSubject } from '../../domain/encryption';
 import { ed25519Sign, ed25519Verify, parseEd25519PrivateKey, parseEd25519PublicKey } from '../../domain/keys';
 import type { Clock, DidRepository, FaceEngine, IssuedCredentialRecord, IssuedCredentialRepository, SecretBox } from '../../domain/ports';
 import { addCalendarPeriod } from '../../domain/predicates';
 import { SubjectValidator, type ExpirationUnit } from '../../domain/schemas';
 import { signEd25519Signature2018 } from '../../domain/proofs';
 import type { Actor } from '../../domain/tenancy/actor';
+import { type SealedFace, newFaceSalt, shownFaceCommitment } from './face-binding';
 import { holderKeyOf } from './holder-key';
 import { type IssueRequest, parseVcReference } from './issue-request';
 import type { IssuerDidService } from './issuer-did.service';
@@ -37,15 +38,6 @@ export interface IssueResult {
 }
 
 export const sealedSubjectContext = (credentialId: string): string => `issued-credential|${credentialId}`;
-
-/**
- * The stored copy of a credential keeps no face template: templates are biometric data and live
- * only in the sealed record (the holder has the full credential).
- */
-function withoutFaceTemplate(credential: Record<string, unknown>): Record<string, unknown> {
-  const bio = credential['biometrics'] as Record<string, unknown> | undefined;
-  return bio?.['face'] ? { ...credential, biometrics: { ...bio, face: '[sealed]' } } : credential;
-}
 
 /** The QR image of a cryptograph when the caller asked for it (throws INVALID_INPUT when it cannot fit). */
 async function renderCryptographPng(cryptograph: string | undefined, options: IssueOptions): Promise<Buffer | undefined> {
@@ -150,29 +142,51 @@ export class CredentialsService {
     return this.sealedRecord(record).subject;
   }
 
-  /** The gallery face template bound at issuance, if any (sealed with the subject). */
-  boundFace(record: IssuedCredentialRecord): string | null {
+  /**
+   * The face bound at issuance, if any (sealed with the subject). Verification passes it to
+   * `boundGalleryTemplate` (face-binding.ts) together with the presented credential.
+   */
+  sealedFace(record: IssuedCredentialRecord): SealedFace | null {
     return this.sealedRecord(record).face;
   }
 
-  private sealedRecord(record: IssuedCredentialRecord): { subject: Record<string, unknown>; face: string | null } {
+  private sealedRecord(record: IssuedCredentialRecord): { subject: Record<string, unknown>; face: SealedFace | null } {
     const json = JSON.parse(Buffer.from(this.box.open(record.sealedSubject, sealedSubjectContext(record.id))).toString('utf8')) as Record<string, unknown>;
-    // v2 records hold { v: 2, subject, face }; earlier ones were the subject itself.
+    // v3: { v: 3, subject, face: { template, salt } | null }; v2: { v: 2, subject, face: template | null }
+    // (no commitment); earlier records were the subject itself.
+    if (json['v'] === 3 && typeof json['subject'] === 'object') {
+      const face = json['face'] as { template?: unknown; salt?: unknown } | null;
+      const bound = face && typeof face.template === 'string' && typeof face.salt === 'string' ? { template: face.template, salt: face.salt } : null;
+      return { subject: json['subject'] as Record<string, unknown>, face: bound };
+    }
     if (json['v'] === 2 && typeof json['subject'] === 'object') {
-      return { subject: json['subject'] as Record<string, unknown>, face: typeof json['face'] === 'string' ? json['face'] : null };
+      return { subject: json['subject'] as Record<string, unknown>, face: typeof json['face'] === 'string' ? { template: json['face'], salt: null } : null };
     }
     return { subject: json, face: null };
   }
 
-  /** The face template as the credential shows it: encrypted to the holder when the subject is. */
-  private shownFace(req: IssueRequest, holderKey: Uint8Array, credentialId: string): string | null {
-    if (!req.faceTemplate) return null;
-    return req.isEncrypted ? encryptValue(req.faceTemplate, holderKey, { attribute: 'biometrics.face', credentialId }) : req.faceTemplate;
+  /**
+   * The face the new credential binds, with a fresh commitment salt: the request's template; on
+   * re-issue the prior credential's face unless the request gives another or `faceTemplate: null`.
+   */
+  private faceToBind(req: IssueRequest, prior: IssuedCredentialRecord | undefined): SealedFace | null {
+    if (typeof req.faceTemplate === 'string') return { template: req.faceTemplate, salt: newFaceSalt() };
+    if (req.faceTemplate === null || !prior) return null;
+    const kept = this.sealedFace(prior);
+    return kept ? { template: kept.template, salt: newFaceSalt() } : null;
+  }
+
+  /**
+   * `biometrics` as the credential shows it: a salted commitment to the face, never the template
+   * (face-binding.ts). A re-issued credential shows `{}` as the reference's update response does.
+   */
+  private shownBiometrics(face: SealedFace | null, credentialId: string, reissue: boolean): FamilyABiometrics {
+    return reissue ? {} : { face: shownFaceCommitment(face, credentialId), iris: null, finger: null };
   }
 
   private async issueInternal(actor: Actor, holder: HolderProof, req: IssueRequest, options: IssueOptions, prior?: IssuedCredentialRecord): Promise<IssueResult> {
     const holderKey = await holderKeyOf(this.dids, holder.did, holder.publicKey);
-    if (req.faceTemplate !== undefined) this.assertFaceTemplate(req.faceTemplate);
+    if (typeof req.faceTemplate === 'string') this.assertFaceTemplate(req.faceTemplate);
     const signature = parseSignatureHex(holder.userSignature);
     const schema = await this.schemas.forIssuance(actor, req.schemaName);
     const given = req.credentialSubject['id'];
@@ -190,6 +204,7 @@ export class CredentialsService {
     const now = this.clock.now();
     const exp = schema.body['expiration'] as { value: number; unit: ExpirationUnit };
     const id = `${schema.name}:${schema.version}:${randomUUID()}`;
+    const face = this.faceToBind(req, prior);
     const shown = req.isEncrypted ? encryptSubject(subject as Record<string, string | number>, holderKey, id) : subject;
     const unsigned = buildUnsignedCredential({
       id,
@@ -201,7 +216,7 @@ export class CredentialsService {
       issuanceDate: now,
       expirationDate: addCalendarPeriod(now, exp.value, exp.unit),
       encrypted: req.isEncrypted,
-      biometrics: { face: this.shownFace(req, holderKey, id), iris: null, finger: null },
+      biometrics: this.shownBiometrics(face, id, prior !== undefined),
     });
     const { signed, cryptograph } = await this.issuers.sign(actor, issuer, async (seed) => {
       const s = withCredentialStatus(await signEd25519Signature2018(unsigned, { seed, proof: proofOptions(issuer.did, now), documentLoader: this.loader, base: FAMILY_A_JSONLD_BASE }));
@@ -219,8 +234,8 @@ export class CredentialsService {
         holderPublicKeyHex: bytesToHex(holderKey),
         userSignature: holder.userSignature.toLowerCase(),
         isEncrypted: req.isEncrypted,
-        document: withoutFaceTemplate(signed),
-        sealedSubject: this.box.seal(Buffer.from(JSON.stringify({ v: 2, subject, face: req.faceTemplate ?? null }), 'utf8'), sealedSubjectContext(id)),
+        document: signed,
+        sealedSubject: this.box.seal(Buffer.from(JSON.stringify({ v: 3, subject, face }), 'utf8'), sealedSubjectContext(id)),
         expiresAt: new Date(signed['expirationDate'] as string),
       },
       prior ? { tenantId: actor.tenantId, id: prior.id } : undefined,

@@ -7,8 +7,11 @@ export interface IssueRequest {
   readonly isEncrypted: boolean;
   readonly dependantVerifiableCredential: unknown[];
   readonly credentialSubject: Record<string, unknown>;
-  /** Optional gallery face template (from createTemplate) to bind into `biometrics.face`. */
-  readonly faceTemplate?: string;
+  /**
+   * Optional gallery face template (from createTemplate) to bind; the credential shows only a
+   * commitment to it. On re-issue, absent keeps the prior credential's face and null removes it.
+   */
+  readonly faceTemplate?: string | null;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -30,7 +33,7 @@ export function parseIssueRequest(body: unknown): IssueRequest {
     isEncrypted: (isEncrypted as boolean | undefined) ?? false,
     dependantVerifiableCredential: (dependantVerifiableCredential as unknown[] | undefined) ?? [],
     credentialSubject: credentialSubject as Record<string, unknown>,
-    ...(typeof faceTemplate === 'string' ? { faceTemplate } : {}),
+    ...(typeof faceTemplate === 'string' || faceTemplate === null ? { faceTemplate } : {}),
   };
 }
 

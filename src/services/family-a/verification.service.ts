@@ -11,6 +11,7 @@ import { matchVerifyParams, parseVerifyParams } from '../../domain/predicates';
 import { verifyEd25519Signature2018 } from '../../domain/proofs';
 import { attributeTypesOfBody, parseSchemaBody } from '../../domain/schemas';
 import type { CredentialsService } from './credentials.service';
+import { boundGalleryTemplate } from './face-binding';
 import type { IssuerDidService } from './issuer-did.service';
 
 export const SUCCESS = 'Success';
@@ -115,7 +116,7 @@ export class VerificationService {
       }
     }
 
-    const bio = await this.biometric(record, probeTemplate as string | undefined, req.probePhoto);
+    const bio = await this.biometric(record, credential, probeTemplate as string | undefined, req.probePhoto);
     if (bio.reason) reasons.push(bio.reason);
     const data: VerificationData = {
       isVCValid: reasons.length === 0 ? SUCCESS : `Failed: ${reasons.join('; ')}`,
@@ -134,10 +135,10 @@ export class VerificationService {
    * `biometricMatchScore` reads `Match (score 0.8123)` or `No Match (score 0.3012)`; the score is
    * 1 - euclidean distance, the decision distance <= threshold (docs/API.md).
    */
-  private async biometric(record: IssuedCredentialRecord | null, probeTemplate: string | undefined, probePhoto: Uint8Array | undefined): Promise<{ text: string; reason?: string; match?: FaceMatch }> {
+  private async biometric(record: IssuedCredentialRecord | null, presented: Record<string, unknown>, probeTemplate: string | undefined, probePhoto: Uint8Array | undefined): Promise<{ text: string; reason?: string; match?: FaceMatch }> {
     if (probeTemplate === undefined && probePhoto === undefined) return { text: NO_CHECK };
     if (probeTemplate !== undefined && probePhoto !== undefined) throw invalidInput('give either probeTemplate or a selfie photo, not both');
-    const gallery = record ? this.issuance.boundFace(record) : null;
+    const gallery = record ? boundGalleryTemplate(this.issuance.sealedFace(record), presented, record.id) : null;
     if (!gallery) return { text: 'Failed: the credential has no face template', reason: 'the credential has no face template to compare' };
     let probe = probeTemplate;
     if (probePhoto !== undefined) {

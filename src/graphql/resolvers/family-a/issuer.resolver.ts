@@ -20,7 +20,8 @@ function toIssueRequest(input: IssueCredentialInput): IssueRequest {
     ...(input.isEncrypted != null ? { isEncrypted: input.isEncrypted } : {}),
     ...(input.dependantVerifiableCredential != null ? { dependantVerifiableCredential: input.dependantVerifiableCredential } : {}),
     credentialSubject: input.credentialSubject,
-    ...(input.faceTemplate != null ? { faceTemplate: input.faceTemplate } : {}),
+    // An explicit null (re-issue: remove the bound face) differs from an absent field (keep it).
+    ...(input.faceTemplate !== undefined ? { faceTemplate: input.faceTemplate } : {}),
   });
 }
 

@@ -27,6 +27,10 @@ export class IssueCredentialInput {
   @Field(() => GraphQLJSONObject)
   credentialSubject!: Record<string, unknown>;
 
-  @Field(() => String, { nullable: true, description: 'A gallery face template (createFaceTemplates) to bind into biometrics.face.' })
-  faceTemplate?: string;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'A gallery face template (createFaceTemplates) to bind; the credential shows only a salted commitment in biometrics.face. Re-issue: omitted keeps the bound face, null removes it.',
+  })
+  faceTemplate?: string | null;
 }
