@@ -4,3 +4,4 @@ export * from './schema-body';
 export * from './subject-validator';
 export * from './value-formats';
 export { IssueCollector } from './issues';
+export * from './dependants';

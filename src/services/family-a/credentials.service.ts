@@ -13,6 +13,7 @@ import { addCalendarPeriod } from '../../domain/predicates';
 import { SubjectValidator, type ExpirationUnit } from '../../domain/schemas';
 import { signEd25519Signature2018 } from '../../domain/proofs';
 import type { Actor } from '../../domain/tenancy/actor';
+import { DependantCredentials } from './dependant-credentials';
 import { type SealedFace, newFaceSalt, shownFaceCommitment } from './face-binding';
 import { holderKeyOf } from './holder-key';
 import { type IssueRequest, parseVcReference } from './issue-request';
@@ -55,6 +56,7 @@ export function sameSignatureHex(a: string, b: string): boolean {
 export class CredentialsService {
   private readonly validator = new SubjectValidator();
   private readonly loader: DocumentLoader = createDocumentLoader();
+  private readonly dependants: DependantCredentials;
 
   constructor(
     private readonly faces: FaceEngine,
@@ -64,7 +66,9 @@ export class CredentialsService {
     private readonly dids: DidRepository,
     private readonly box: SecretBox,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.dependants = new DependantCredentials(credentials, dids, clock);
+  }
 
   /**
    * POST /user/sign: the holder's consent. Signs the RFC 8785 canonical JSON of the subject
@@ -189,6 +193,7 @@ export class CredentialsService {
     if (typeof req.faceTemplate === 'string') this.assertFaceTemplate(req.faceTemplate);
     const signature = parseSignatureHex(holder.userSignature);
     const schema = await this.schemas.forIssuance(actor, req.schemaName);
+    await this.dependants.check(actor, schema, holder.did, req.dependantVerifiableCredential);
     const given = req.credentialSubject['id'];
     if (given !== undefined && given !== holder.did) {
       throw new AppError('INVALID_INPUT', 'credentialSubject.id must be the did header', [{ field: 'credentialSubject.id', message: 'differs from did' }]);

@@ -1,4 +1,4 @@
-import { AppError, invalidInput, notFound } from '../../errors';
+import { AppError, type FieldIssue, invalidInput, notFound } from '../../errors';
 import { bytesToBase64 } from '../../domain/encoding';
 import type { SchemaRecord, SchemaRepository } from '../../domain/ports';
 import { SCHEMA_NAME_PATTERN, buildSchemaBody, parseSchemaRequest } from '../../domain/schemas';
@@ -46,6 +46,7 @@ export class SchemasService {
 
   async create(actor: Actor, input: unknown): Promise<SchemaCreated> {
     const draft = parseSchemaRequest(input);
+    await this.assertDependantsExist(actor, draft.schemaName, draft.dependantSchemas);
     const body = buildSchemaBody(draft);
     const record = await this.schemas.createNextVersion({ tenantId: actor.tenantId, name: draft.schemaName, body: () => ({ ...body }) });
     const view = toSchemaView(record);
@@ -58,6 +59,24 @@ export class SchemasService {
         timestamp: view.timestamp,
       },
     };
+  }
+
+  /**
+   * Every `dependantSchemas` entry must name an existing schema of the tenant (`Name`: any version,
+   * `Name:n`: that version), and not the schema being created (a dependency on itself could never
+   * be met at issuance).
+   */
+  private async assertDependantsExist(actor: Actor, schemaName: string, dependants: readonly string[]): Promise<void> {
+    const issues: FieldIssue[] = [];
+    for (const [i, ref] of dependants.entries()) {
+      const { name, version } = parseSchemaRef(ref);
+      const field = `dependantSchemas[${i}]`;
+      if (name === schemaName) issues.push({ field, message: 'a schema cannot depend on itself' });
+      else if (!(version === undefined ? await this.schemas.findLatest(actor.tenantId, name) : await this.schemas.findVersion(actor.tenantId, name, version))) {
+        issues.push({ field, message: `schema ${ref} does not exist` });
+      }
+    }
+    if (issues.length > 0) throw new AppError('UNKNOWN_SCHEMA', 'dependantSchemas names schemas that do not exist', issues);
   }
 
   async list(actor: Actor): Promise<SchemaView[]> {
