@@ -15,6 +15,7 @@ import type { Actor } from '../../domain/tenancy/actor';
 import type { PrismaCredentialRepository } from '../../db/repositories/credential.repository';
 import type { Ledger } from '../../ledger/ledger.port';
 import type { TemplatesService } from './templates.service';
+import { isCredentialId, isUuid } from './ids';
 
 export type Json = Record<string, unknown>;
 
@@ -159,7 +160,7 @@ export class FamilyBCredentialsService {
 
   /** The public BitstringStatusListCredential, signed by the issuer (detached ES256K JWS over its JCS). */
   async statusListCredential(listId: string): Promise<Json> {
-    const list = /^[0-9a-f-]{36}$/i.test(listId) ? await this.credentials.statusList(listId) : null;
+    const list = isUuid(listId) ? await this.credentials.statusList(listId) : null;
     if (!list) throw notFound('status list');
     const issuer = (await this.dids.findById(list.issuerDidId))!;
     const doc = buildStatusListCredential({
@@ -197,7 +198,7 @@ export class FamilyBCredentialsService {
     if (!isObject(status) || typeof status['statusListCredential'] !== 'string') return [false, 'credentialStatus is missing'];
     const url = status['statusListCredential'];
     const listId = url.startsWith(this.publicUrl + STATUS_PATH) ? url.slice((this.publicUrl + STATUS_PATH).length) : '';
-    const list = /^[0-9a-f-]{36}$/i.test(listId) ? await this.credentials.statusList(listId) : null;
+    const list = isUuid(listId) ? await this.credentials.statusList(listId) : null;
     if (!list || !issuer || list.issuerDidId !== issuer.id) return [false, 'status list is not the issuer list'];
     let index: number;
     try {
@@ -215,7 +216,7 @@ export class FamilyBCredentialsService {
   }
 
   private async own(actor: Actor, id: string): Promise<FamilyBCredentialRecord> {
-    const r = await this.credentials.findForTenant(actor.tenantId, id);
+    const r = isCredentialId(id) ? await this.credentials.findForTenant(actor.tenantId, id) : null;
     if (!r) throw notFound('credential');
     return r;
   }
