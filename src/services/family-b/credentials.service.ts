@@ -10,7 +10,7 @@ import { bytesToHex, hexToBytes } from '../../domain/encoding';
 import { verifyInclusion } from '../../domain/merkle';
 import type { Clock, DidRecord, DidRepository, FamilyBCredentialRecord, KeyCustody } from '../../domain/ports';
 import { Bitstring, buildStatusListCredential, buildStatusListEntry, encodeList, parseStatusListIndex } from '../../domain/status-list';
-import { isDid, validateTemplateSubject, type TemplateAttribute } from '../../domain/templates';
+import { addExpiration, isDid, validateTemplateSubject, type TemplateAttribute, type TemplateExpiration } from '../../domain/templates';
 import type { Actor } from '../../domain/tenancy/actor';
 import type { PrismaCredentialRepository } from '../../db/repositories/credential.repository';
 import type { Ledger } from '../../ledger/ledger.port';
@@ -47,6 +47,9 @@ const STATUS_PATH = '/status/';
 
 /** Family B credentials: issued from templates, anchored in the issuer's log, revocable by status list. */
 export class FamilyBCredentialsService {
+  /** Status lists being signed right now, so concurrent readers of a changed list share one signature. */
+  private readonly signing = new Map<string, Promise<Json>>();
+
   constructor(
     private readonly credentials: PrismaCredentialRepository,
     private readonly templates: TemplatesService,
@@ -76,7 +79,8 @@ export class FamilyBCredentialsService {
     }
     const statusListId = await this.credentials.ensureStatusList(actor.tenantId, issuer.id);
     const now = this.clock.now();
-    const expires = template.expirationDate > now ? template.expirationDate : now;
+    // Each credential lives the template's period from its own issuance (not until the template's date).
+    const expires = addExpiration(now, template.expiration as TemplateExpiration);
     const record = await this.custody.use(actor.tenantId, issuer.managedKeyId, (sk) =>
       this.credentials.issue({ tenantId: actor.tenantId, templateId: template.id, issuerDidId: issuer.id, statusListId }, (statusIndex) => {
         const id = `urn:uuid:${randomUUID()}`;
@@ -158,21 +162,41 @@ export class FamilyBCredentialsService {
     return { verified: checks.every((c) => c.ok), checks, ...(anchor ? { anchor } : {}) };
   }
 
-  /** The public BitstringStatusListCredential, signed by the issuer (detached ES256K JWS over its JCS). */
+  /**
+   * The public BitstringStatusListCredential, signed by the issuer (detached ES256K JWS over its
+   * JCS). Public and keyless, so it must be cheap: the signed document is stored with the list
+   * version it covers and served as is; the key is unsealed only when the bits changed (a
+   * revocation) since the last signature, once per process for concurrent readers. `validFrom`
+   * is the time of that signature, so it moves with revocations only, never with issuance.
+   */
   async statusListCredential(listId: string): Promise<Json> {
-    const list = isUuid(listId) ? await this.credentials.statusList(listId) : null;
+    if (!isUuid(listId)) throw notFound('status list');
+    const cached = await this.credentials.signedStatusList(listId);
+    if (cached) return cached;
+    const pending = this.signing.get(listId);
+    if (pending) return pending;
+    const work = this.signStatusList(listId).finally(() => this.signing.delete(listId));
+    this.signing.set(listId, work);
+    return work;
+  }
+
+  private async signStatusList(listId: string): Promise<Json> {
+    const list = await this.credentials.statusList(listId);
     if (!list) throw notFound('status list');
     const issuer = (await this.dids.findById(list.issuerDidId))!;
+    const now = isoSeconds(this.clock.now());
     const doc = buildStatusListCredential({
       id: this.statusListUrl(list.id),
       issuer: issuer.did,
-      validFrom: isoSeconds(list.updatedAt),
+      validFrom: now,
       statusPurpose: 'revocation',
       encodedList: encodeList(Bitstring.fromBytes(list.bits)),
     }) as unknown as Json;
-    const proofOptions = { type: 'EcdsaSecp256k1Signature2019', created: isoSeconds(list.updatedAt), proofPurpose: 'assertionMethod', verificationMethod: `${formatDocumentId(issuer.did, issuer.ledgerFileId)}#keys-1` };
+    const proofOptions = { type: 'EcdsaSecp256k1Signature2019', created: now, proofPurpose: 'assertionMethod', verificationMethod: `${formatDocumentId(issuer.did, issuer.ledgerFileId)}#keys-1` };
     const jws = await this.custody.use(list.tenantId, issuer.managedKeyId!, (sk) => signDetachedEs256k(canonicalBytes({ ...doc, proof: proofOptions }), sk));
-    return { ...doc, proof: { ...proofOptions, jws } };
+    const signed = { ...doc, proof: { ...proofOptions, jws } };
+    await this.credentials.storeSignedStatusList(list.id, list.version, signed);
+    return signed;
   }
 
   /** Bit value of a credential's status entry (true = revoked), from this service's list. */
