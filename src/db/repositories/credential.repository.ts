@@ -100,6 +100,12 @@ export class PrismaCredentialRepository {
     return row ? toRecord(row) : null;
   }
 
+  /** Any tenant's credential by id: derived proofs (ZKP tokens) are checked against it wherever they are shown. */
+  async findById(id: string): Promise<FamilyBCredentialRecord | null> {
+    const row = await this.prisma.credential.findUnique({ where: { id } });
+    return row ? toRecord(row) : null;
+  }
+
   /** Sets the status bit, marks the record revoked and anchors the revocation; idempotent. */
   async revoke(tenantId: string, id: string, at: Date, anchor: (record: FamilyBCredentialRecord) => AnchorRequest): Promise<FamilyBCredentialRecord | null> {
     return this.prisma.$transaction(async (tx) => {
