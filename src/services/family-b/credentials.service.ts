@@ -3,7 +3,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { AppError, invalidInput, notFound } from '../../errors';
 import { canonicalBytes } from '../../domain/canonical';
 import { isoSeconds } from '../../domain/credentials/family-a-credential';
-import { checkSubject, credentialHash, signFamilyBCredential, subjectOf, verifyFamilyBSignature } from '../../domain/credentials/family-b-credential';
+import { checkSubject, credentialHash, familyBShapeProblem, familyBValidityProblem, signFamilyBCredential, subjectOf, verifyFamilyBSignature } from '../../domain/credentials/family-b-credential';
 import { signDetachedEs256k } from '../../domain/credentials/es256k-detached';
 import { formatDocumentId, parseServiceDid } from '../../domain/dids/service-did';
 import { bytesToHex, hexToBytes } from '../../domain/encoding';
@@ -131,12 +131,10 @@ export class FamilyBCredentialsService {
     const checks: VerificationCheck[] = [];
     const add = (check: VerificationCheck['check'], ok: boolean, detail?: string) => checks.push({ check, ok, ...(detail ? { detail } : {}) });
     const issuer = await this.issuerRecord(credential['issuer']);
-    add('format', !!issuer && !!subjectOf(credential) && typeof credential['id'] === 'string', issuer ? undefined : 'issuer is not a DID of this service');
+    const shape = familyBShapeProblem(credential);
+    add('format', !shape && !!issuer, shape ?? (issuer ? undefined : 'issuer is not a DID of this service'));
 
-    const key = issuer && issuer.keyAlgorithm === 'secp256k1' ? hexToBytes(issuer.publicKeyHex) : undefined;
-    const vm = isObject(credential['proof']) ? credential['proof']['verificationMethod'] : undefined;
-    const vmOk = !!issuer && (vm === `${formatDocumentId(issuer.did, issuer.ledgerFileId)}#keys-1` || vm === `${issuer.did}#keys-1`);
-    const signed = !!key && vmOk && verifyFamilyBSignature(credential, key);
+    const signed = this.issuerSigned(credential, issuer);
     add('signature', signed, signed ? undefined : 'the issuer signature does not verify for this content');
     const disclosed = checkSubject(credential, { all: true });
     add('disclosures', disclosed.ok, disclosed.ok ? undefined : disclosed.reason);
@@ -155,10 +153,8 @@ export class FamilyBCredentialsService {
     } else add('ledger', false, 'unknown issuer');
 
     add('status', ...(await this.statusCheck(credential, issuer)));
-    const now = this.clock.now().getTime();
-    const from = Date.parse(String(credential['issuanceDate']));
-    const until = Date.parse(String(credential['expirationDate']));
-    add('expiry', now >= from && now <= until, now > until ? 'credential has expired' : now < from ? 'credential is not yet valid' : undefined);
+    const validity = familyBValidityProblem(credential, this.clock.now());
+    add('expiry', !validity, validity ?? undefined);
     return { verified: checks.every((c) => c.ok), checks, ...(anchor ? { anchor } : {}) };
   }
 
@@ -197,6 +193,32 @@ export class FamilyBCredentialsService {
     const signed = { ...doc, proof: { ...proofOptions, jws } };
     await this.credentials.storeSignedStatusList(list.id, list.version, signed);
     return signed;
+  }
+
+  /**
+   * The checks of a credential shown inside a presentation (which shows only some attributes, so
+   * the ledger hash of the full credential does not apply): shape and pinned context, the issuer's
+   * signature, the shown disclosures (exactly `expectedAttributes`), status and validity now.
+   * Returns the first problem, or null.
+   */
+  async presentedProblem(vc: Json, expectedAttributes: readonly string[]): Promise<string | null> {
+    const shape = familyBShapeProblem(vc);
+    if (shape) return shape;
+    const issuer = await this.issuerRecord(vc['issuer']);
+    if (!issuer || !this.issuerSigned(vc, issuer)) return 'issuer signature does not verify';
+    const disclosed = checkSubject(vc, { all: false, expectedAttributes });
+    if (!disclosed.ok) return disclosed.reason;
+    const [notRevoked, why] = await this.statusCheck(vc, issuer);
+    if (!notRevoked) return why ?? 'status check failed';
+    return familyBValidityProblem(vc, this.clock.now());
+  }
+
+  /** The issuer's key, its verification method and signature over the commitment. */
+  private issuerSigned(credential: Json, issuer: DidRecord | null): boolean {
+    if (!issuer || issuer.keyAlgorithm !== 'secp256k1') return false;
+    const vm = isObject(credential['proof']) ? credential['proof']['verificationMethod'] : undefined;
+    const vmOk = vm === `${formatDocumentId(issuer.did, issuer.ledgerFileId)}#keys-1` || vm === `${issuer.did}#keys-1`;
+    return vmOk && verifyFamilyBSignature(credential, hexToBytes(issuer.publicKeyHex));
   }
 
   /** Bit value of a credential's status entry (true = revoked), from this service's list. */
