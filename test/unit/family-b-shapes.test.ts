@@ -57,7 +57,7 @@ describe('presentation shape', () => {
     type: ['VerifiablePresentation'],
     verifiableCredential: [credential],
     holder: 'did:credgate:local:holder',
-    presentationAttributes: { [credential['id']]: ['name'] },
+    presentationAttributes: { [String(credential['id'])]: ['name'] },
     issuanceDate: '2026-06-01T00:00:00Z',
     proof: { type: 'EcdsaSecp256k1Signature2019', created: '2026-06-01T00:00:00Z', verificationMethod: 'did:credgate:local:holder', proofPurpose: 'authentication', signatureValue: '00' },
   };
