@@ -96,6 +96,6 @@ export function createServices(d: ServiceDeps): Services {
     presentations: new PresentationsService(d.credentialRepo, familyBCredentials, d.dids, d.custody, d.clock),
     signatures: new SignaturesService(),
     biometrics: new BiometricsService(d.faces),
-    zkpTokens: new ZkpTokensService(d.credentialRepo, d.templateRepo, familyBCredentials, d.dids, d.custody, d.clock),
+    zkpTokens: new ZkpTokensService(d.credentialRepo, d.templateRepo, d.dids, d.custody, d.clock),
   };
 }

@@ -1,8 +1,20 @@
 import type { TestServer } from './harness';
 import { request, type HttpResponse } from './http';
+import { CredgateGraphQLError } from '../../src/sdk';
 import { type Outcome, gqlOutcome } from './transports';
 
 type Json = Record<string, any>;
+
+/** An outcome whose failure also carries the reason the service gave (REST `error`, GraphQL message). */
+export type FbOutcome<T> = { ok: true; data: T } | { ok: false; status: number; code?: string; message?: string };
+
+/** One page of templates, normalised: REST `?first&after` object form, GraphQL connection. */
+export interface TemplatePageDoc {
+  items: TemplateDoc[];
+  hasMore: boolean;
+  next: string | null;
+  total: number;
+}
 
 export interface TemplateDoc {
   _id: string;
@@ -27,27 +39,28 @@ export interface CredentialVerification {
 /** Family B operations through REST or GraphQL (SDK), normalised to the REST shapes. */
 export interface FamilyBTransport {
   readonly name: string;
-  createTemplate(key: string, body: Json): Promise<Outcome<TemplateDoc>>;
-  listTemplates(key: string): Promise<Outcome<TemplateDoc[]>>;
-  getTemplate(key: string, name: string): Promise<Outcome<TemplateDoc>>;
-  updateTemplate(key: string, templateId: string, body: Json): Promise<Outcome<TemplateDoc>>;
-  deleteTemplate(key: string, templateId: string): Promise<Outcome<true>>;
-  issue(key: string, body: Json): Promise<Outcome<Json>>;
-  get(key: string, id: string): Promise<Outcome<Json>>;
-  revoke(key: string, id: string): Promise<Outcome<{ id: string; status: string; revokedAt: string }>>;
-  verify(key: string, credential: Json): Promise<Outcome<CredentialVerification>>;
-  createVp(key: string, body: Json): Promise<Outcome<Json>>;
-  verifyVp(key: string, body: Json): Promise<Outcome<{ message: string }>>;
-  sign(key: string, data: unknown, privateKey: string): Promise<Outcome<string>>;
-  verifySignature(key: string, body: { signature: string; data: unknown; publicKey: string }): Promise<Outcome<true>>;
-  createZkpToken(key: string, body: Json): Promise<Outcome<{ zkpToken: string; zkpData: Json; publicKey: string }>>;
-  verifyZkpToken(key: string, body: Json): Promise<Outcome<{ success: boolean; conditionMet: boolean; calculatedAge: number; message: string }>>;
+  listTemplatesPage(key: string, page: { first?: number; after?: string }): Promise<FbOutcome<TemplatePageDoc>>;
+  createTemplate(key: string, body: Json): Promise<FbOutcome<TemplateDoc>>;
+  listTemplates(key: string): Promise<FbOutcome<TemplateDoc[]>>;
+  getTemplate(key: string, name: string): Promise<FbOutcome<TemplateDoc>>;
+  updateTemplate(key: string, templateId: string, body: Json): Promise<FbOutcome<TemplateDoc>>;
+  deleteTemplate(key: string, templateId: string): Promise<FbOutcome<true>>;
+  issue(key: string, body: Json): Promise<FbOutcome<Json>>;
+  get(key: string, id: string): Promise<FbOutcome<Json>>;
+  revoke(key: string, id: string): Promise<FbOutcome<{ id: string; status: string; revokedAt: string }>>;
+  verify(key: string, credential: Json): Promise<FbOutcome<CredentialVerification>>;
+  createVp(key: string, body: Json): Promise<FbOutcome<Json>>;
+  verifyVp(key: string, body: Json): Promise<FbOutcome<{ message: string }>>;
+  sign(key: string, data: unknown, privateKey: string): Promise<FbOutcome<string>>;
+  verifySignature(key: string, body: { signature: string; data: unknown; publicKey: string }): Promise<FbOutcome<true>>;
+  createZkpToken(key: string, body: Json): Promise<FbOutcome<{ zkpToken: string; zkpData: Json; publicKey: string }>>;
+  verifyZkpToken(key: string, body: Json): Promise<FbOutcome<{ success: boolean; conditionMet: boolean; calculatedAge: number; message: string }>>;
 }
 
-function familyB<T>(res: HttpResponse, okStatus = 200): Outcome<T> {
+function familyB<T>(res: HttpResponse, okStatus = 200): FbOutcome<T> {
   if (res.status >= 400) {
     expect(typeof res.json?.error).toBe('string');
-    return { ok: false, status: res.status };
+    return { ok: false, status: res.status, message: res.json.error as string };
   }
   expect(res.status).toBe(okStatus);
   return { ok: true, data: res.json as T };
@@ -60,6 +73,10 @@ export function restFamilyB(server: TestServer): FamilyBTransport {
     name: 'REST',
     createTemplate: async (key, body) => familyB(await call('POST', '/vc-templates', key, body), 201),
     listTemplates: async (key) => familyB(await call('GET', '/vc-templates', key)),
+    listTemplatesPage: async (key, page) => {
+      const q = new URLSearchParams({ ...(page.first !== undefined ? { first: String(page.first) } : {}), ...(page.after !== undefined ? { after: page.after } : {}) });
+      return familyB(await call('GET', `/vc-templates?${q.toString()}`, key));
+    },
     getTemplate: async (key, name) => familyB(await call('GET', `/vc-templates/${encodeURIComponent(name)}`, key), 201),
     updateTemplate: async (key, id, body) => familyB(await call('PUT', `/vc-templates/${id}`, key, body)),
     deleteTemplate: async (key, id) => {
@@ -100,6 +117,20 @@ export function restFamilyB(server: TestServer): FamilyBTransport {
   };
 }
 
+/** gqlOutcome, keeping the error message as the failure reason. */
+async function gqlB<T>(fn: () => Promise<T>): Promise<FbOutcome<T>> {
+  let message: string | undefined;
+  const out: Outcome<T> = await gqlOutcome(async () => {
+    try {
+      return await fn();
+    } catch (e) {
+      if (e instanceof CredgateGraphQLError) message = e.message;
+      throw e;
+    }
+  });
+  return out.ok ? out : { ...out, ...(message !== undefined ? { message } : {}) };
+}
+
 const strip = <T extends Json>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as T;
 
 function fromGraphqlTemplate(t: Json): TemplateDoc {
@@ -111,29 +142,34 @@ export function graphqlFamilyB(server: TestServer): FamilyBTransport {
   const sdk = (key: string) => server.sdk(key) as any;
   return {
     name: 'GraphQL',
-    createTemplate: (key, input) => gqlOutcome(async () => fromGraphqlTemplate((await sdk(key).CreateVcTemplate({ input })).createVcTemplate)),
+    createTemplate: (key, input) => gqlB(async () => fromGraphqlTemplate((await sdk(key).CreateVcTemplate({ input })).createVcTemplate)),
+    listTemplatesPage: (key, page) =>
+      gqlB(async () => {
+        const c = (await sdk(key).VcTemplates({ ...(page.first !== undefined ? { first: page.first } : {}), ...(page.after !== undefined ? { after: page.after } : {}) })).vcTemplates;
+        return { items: c.edges.map((e: Json) => fromGraphqlTemplate(e['node'])), hasMore: c.pageInfo.hasNextPage, next: c.pageInfo.hasNextPage ? c.pageInfo.endCursor : null, total: c.totalCount };
+      }),
     listTemplates: (key) =>
-      gqlOutcome(async () => {
+      gqlB(async () => {
         const c = (await sdk(key).VcTemplates({ first: 500 })).vcTemplates;
         expect(c.totalCount).toBe(c.edges.length);
         return c.edges.map((e: Json) => fromGraphqlTemplate(e['node']));
       }),
-    getTemplate: (key, templateName) => gqlOutcome(async () => fromGraphqlTemplate((await sdk(key).VcTemplate({ templateName })).vcTemplate)),
-    updateTemplate: (key, templateId, input) => gqlOutcome(async () => fromGraphqlTemplate((await sdk(key).UpdateVcTemplate({ templateId, input })).updateVcTemplate)),
-    deleteTemplate: (key, templateId) => gqlOutcome(async () => (await sdk(key).DeleteVcTemplate({ templateId })).deleteVcTemplate as true),
-    issue: (key, input) => gqlOutcome(async () => (await sdk(key).IssueTemplateCredential({ input: strip(input) })).issueTemplateCredential),
-    get: (key, credentialId) => gqlOutcome(async () => (await sdk(key).TemplateCredential({ credentialId })).templateCredential),
-    revoke: (key, credentialId) => gqlOutcome(async () => (await sdk(key).RevokeTemplateCredential({ credentialId })).revokeTemplateCredential),
+    getTemplate: (key, templateName) => gqlB(async () => fromGraphqlTemplate((await sdk(key).VcTemplate({ templateName })).vcTemplate)),
+    updateTemplate: (key, templateId, input) => gqlB(async () => fromGraphqlTemplate((await sdk(key).UpdateVcTemplate({ templateId, input })).updateVcTemplate)),
+    deleteTemplate: (key, templateId) => gqlB(async () => (await sdk(key).DeleteVcTemplate({ templateId })).deleteVcTemplate as true),
+    issue: (key, input) => gqlB(async () => (await sdk(key).IssueTemplateCredential({ input: strip(input) })).issueTemplateCredential),
+    get: (key, credentialId) => gqlB(async () => (await sdk(key).TemplateCredential({ credentialId })).templateCredential),
+    revoke: (key, credentialId) => gqlB(async () => (await sdk(key).RevokeTemplateCredential({ credentialId })).revokeTemplateCredential),
     verify: (key, credential) =>
-      gqlOutcome(async () => {
+      gqlB(async () => {
         const r = (await sdk(key).VerifyTemplateCredential({ credential })).verifyTemplateCredential;
         return { ...r, checks: r.checks.map((c: Json) => strip(c)), ...(r.anchor ? {} : { anchor: undefined }) };
       }),
-    createVp: (key, input) => gqlOutcome(async () => (await sdk(key).CreatePresentation({ input: strip(input) })).createPresentation),
-    verifyVp: (key, input) => gqlOutcome(async () => (await sdk(key).VerifyPresentation({ input: strip(input) })).verifyPresentation),
-    sign: (key, data, privateKey) => gqlOutcome(async () => (await sdk(key).CreateSignature({ data, privateKey })).createSignature),
-    verifySignature: (key, v) => gqlOutcome(async () => (await sdk(key).VerifySignature(v)).verifySignature as true),
-    createZkpToken: (key, input) => gqlOutcome(async () => (await sdk(key).CreateZkpToken({ input: strip(input) })).createZkpToken),
-    verifyZkpToken: (key, input) => gqlOutcome(async () => (await sdk(key).VerifyZkpToken({ input })).verifyZkpToken),
+    createVp: (key, input) => gqlB(async () => (await sdk(key).CreatePresentation({ input: strip(input) })).createPresentation),
+    verifyVp: (key, input) => gqlB(async () => (await sdk(key).VerifyPresentation({ input: strip(input) })).verifyPresentation),
+    sign: (key, data, privateKey) => gqlB(async () => (await sdk(key).CreateSignature({ data, privateKey })).createSignature),
+    verifySignature: (key, v) => gqlB(async () => (await sdk(key).VerifySignature(v)).verifySignature as true),
+    createZkpToken: (key, input) => gqlB(async () => (await sdk(key).CreateZkpToken({ input: strip(input) })).createZkpToken),
+    verifyZkpToken: (key, input) => gqlB(async () => (await sdk(key).VerifyZkpToken({ input })).verifyZkpToken),
   };
 }

@@ -1,3 +1,4 @@
+import { markSlot, pickFreeSlot } from '../../src/domain/status-list';
 import { readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { AppError } from '../../src/errors';
@@ -272,5 +273,29 @@ describe('parseStatusListIndex', () => {
 
   it.each(['', '01', '-1', '1.0', ' 1', '1e3', '9007199254740992', 5])('rejects %p', (s) => {
     expectAppError(() => parseStatusListIndex(s), 'INVALID_INPUT');
+  });
+});
+
+describe('random slot allocation', () => {
+  test('finds the only free slot, marks it, and reports a full map as null', () => {
+    const map = new Uint8Array(4).fill(0xff);
+    map[2] = 0xff & ~(0x80 >>> 5); // slot 21 free
+    expect(pickFreeSlot(map)).toBe(21);
+    const full = markSlot(map, 21);
+    expect(pickFreeSlot(full)).toBeNull();
+    expect(map[2]).not.toBe(0xff); // markSlot copies
+  });
+
+  test('draws slots spread over the list, never a taken one', () => {
+    let map: Uint8Array = new Uint8Array(2048);
+    const drawn: number[] = [];
+    for (let i = 0; i < 200; i += 1) {
+      const s = pickFreeSlot(map)!;
+      expect(drawn).not.toContain(s);
+      drawn.push(s);
+      map = markSlot(map, s);
+    }
+    expect(Math.max(...drawn)).toBeGreaterThan(8192);
+    expect(drawn.slice(1).every((v, i) => v === drawn[i]! + 1)).toBe(false);
   });
 });

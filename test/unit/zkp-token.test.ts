@@ -7,6 +7,7 @@ import {
   createZkpToken,
   evaluateAgeCondition,
   verifyZkpToken,
+  zkpTokenTimeProblem,
   type CreateZkpTokenInput,
   type ZkpData,
 } from '../../src/domain/zkp-tokens';
@@ -22,6 +23,7 @@ const decodeToken = (token: string): { claims: Record<string, unknown>; sig: str
 const BASE: CreateZkpTokenInput = {
   credentialId: 'urn:uuid:6f1d2c1e-0000-4000-8000-000000000001',
   issuer: 'did:svcid:testnet:issuer1',
+  holder: 'did:svcid:testnet:holder1',
   attribute: 'birthDate',
   condition: { age: 18 },
   birthDate: '2008-11-22',
@@ -91,12 +93,14 @@ describe('createZkpToken / verifyZkpToken', () => {
     expect(result.valid).toBe(true);
     expect(result.reason).toBeUndefined();
     expect(result.claims).toEqual({
-      v: 1,
+      v: 2,
       credentialId: BASE.credentialId,
       issuer: BASE.issuer,
+      holder: BASE.holder,
       attribute: 'birthDate',
       zkpData: issued.zkpData,
       issuedAt: '2026-11-22T09:00:00.000Z',
+      expiresAt: '2026-11-22T10:00:00.000Z',
     });
   });
 
@@ -109,7 +113,7 @@ describe('createZkpToken / verifyZkpToken', () => {
   it('binds credential, attribute and time in signed claims', () => {
     const { claims, sig } = decodeToken(issued.zkpToken);
     expect(sig).toMatch(/^[0-9a-f]{128}$/);
-    expect(Object.keys(claims).sort()).toEqual(['attribute', 'credentialId', 'issuedAt', 'issuer', 'v', 'zkpData']);
+    expect(Object.keys(claims).sort()).toEqual(['attribute', 'credentialId', 'expiresAt', 'holder', 'issuedAt', 'issuer', 'v', 'zkpData']);
   });
 
   it('is deterministic for the same input', () => {
@@ -175,7 +179,7 @@ describe('createZkpToken / verifyZkpToken', () => {
 
   it('rejects changed claims even when re-encoded canonically', () => {
     const { claims, sig } = decodeToken(issued.zkpToken);
-    for (const change of [{ credentialId: 'urn:uuid:other' }, { attribute: 'issueDate' }, { issuedAt: '2030-01-01T00:00:00.000Z' }, { issuer: 'did:x:y' }]) {
+    for (const change of [{ credentialId: 'urn:uuid:other' }, { attribute: 'issueDate' }, { issuedAt: '2030-01-01T00:00:00.000Z' }, { issuer: 'did:x:y' }, { holder: 'did:x:other' }, { expiresAt: '2030-01-01T00:00:00.000Z' }]) {
       const forged = bytesToHex(canonicalBytes({ claims: { ...claims, ...change }, sig }));
       expect(verifyZkpToken({ ...issued, zkpToken: forged })).toEqual({
         valid: false,
@@ -204,8 +208,20 @@ describe('createZkpToken / verifyZkpToken', () => {
       valid: false,
       reason: 'zkpToken claims are not supported',
     });
-    const v2 = { ...claims, v: 2 };
-    expect(verifyZkpToken({ zkpToken: sign(v2), zkpData: issued.zkpData, publicKey: pkHex }).valid).toBe(false);
+    // Version 1 (no holder, no expiry) and unknown versions are refused.
+    const { holder: _h, expiresAt: _e, ...v1Claims } = claims;
+    expect(verifyZkpToken({ zkpToken: sign({ ...v1Claims, v: 1 }), zkpData: issued.zkpData, publicKey: pkHex }).valid).toBe(false);
+    expect(verifyZkpToken({ zkpToken: sign({ ...claims, v: 3 }), zkpData: issued.zkpData, publicKey: pkHex }).valid).toBe(false);
+    // Times must be exact ISO instants.
+    expect(verifyZkpToken({ zkpToken: sign({ ...claims, expiresAt: 'tomorrow' }), zkpData: issued.zkpData, publicKey: pkHex }).valid).toBe(false);
+  });
+
+  it('checks issue time, lifetime and expiry', () => {
+    const claims = verifyZkpToken(issued).claims!;
+    expect(zkpTokenTimeProblem(claims, utc('2026-11-22T09:30:00Z'))).toBeNull();
+    expect(zkpTokenTimeProblem(claims, utc('2026-11-22T10:00:00Z'))).toMatch(/expired/);
+    expect(zkpTokenTimeProblem(claims, utc('2026-11-22T08:00:00Z'))).toMatch(/future/);
+    expect(zkpTokenTimeProblem({ ...claims, expiresAt: '2026-11-23T09:00:00.000Z' }, utc('2026-11-22T09:30:00Z'))).toMatch(/lifetime/);
   });
 
   it('validates creation input', () => {

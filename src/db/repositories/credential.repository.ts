@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { AppError } from '../../errors';
+import { markSlot, pickFreeSlot } from '../../domain/status-list';
 import type { AnchorRequest, FamilyBCredentialRecord, StatusListRecord } from '../../domain/ports';
 import type { Ledger } from '../../ledger/ledger.port';
 import type { Prisma, PrismaClient } from '../database';
@@ -48,7 +50,7 @@ export class PrismaCredentialRepository {
     if (found) return found.id;
     try {
       const row = await this.prisma.statusList.create({
-        data: { id: randomUUID(), tenantId, issuerDidId, purpose: 'revocation', bits: new Uint8Array(STATUS_LIST_BYTES) },
+        data: { id: randomUUID(), tenantId, issuerDidId, purpose: 'revocation', bits: new Uint8Array(STATUS_LIST_BYTES), allocated: new Uint8Array(STATUS_LIST_BYTES) },
         select: { id: true },
       });
       return row.id;
@@ -59,16 +61,20 @@ export class PrismaCredentialRepository {
   }
 
   /**
-   * One transaction: take the next status-list slot (row lock), build and sign the credential for
-   * it, store it, and anchor its hash in the issuer's credential log.
+   * One transaction: draw a free status-list slot at random (row lock), build and sign the
+   * credential for it, store it, and anchor its hash in the issuer's credential log.
+   *
+   * @throws AppError CONFLICT when every slot of the issuer's list is taken.
    */
   async issue(input: { tenantId: string; templateId: string; issuerDidId: string; statusListId: string }, build: (statusIndex: number) => BuiltCredential): Promise<FamilyBCredentialRecord> {
     return this.prisma.$transaction(async (tx) => {
-      const [slot] = await tx.$queryRaw<{ next_index: number }[]>`SELECT next_index FROM status_lists WHERE id = ${input.statusListId}::uuid FOR UPDATE`;
+      const [slot] = await tx.$queryRaw<{ next_index: number; allocated: Uint8Array }[]>`SELECT next_index, allocated FROM status_lists WHERE id = ${input.statusListId}::uuid FOR UPDATE`;
       if (!slot) throw new Error('status list vanished');
-      if (slot.next_index >= STATUS_LIST_BYTES * 8) throw new Error('status list is full');
-      await tx.statusList.update({ where: { id: input.statusListId }, data: { nextIndex: { increment: 1 } } });
-      const built = build(slot.next_index);
+      const index = slot.next_index >= slot.allocated.length * 8 ? null : pickFreeSlot(slot.allocated);
+      if (index === null) throw new AppError('CONFLICT', `the issuer's status list is full (${slot.allocated.length * 8} credentials): issue from another issuer DID`);
+      // nextIndex counts the slots handed out; `version` (the public bits) does not move on issuance.
+      await tx.statusList.update({ where: { id: input.statusListId }, data: { nextIndex: { increment: 1 }, allocated: Buffer.from(markSlot(slot.allocated, index)) } });
+      const built = build(index);
       const row = await tx.credential.create({
         data: {
           id: built.id,
@@ -79,7 +85,7 @@ export class PrismaCredentialRepository {
           document: built.document as Prisma.InputJsonObject,
           credentialHash: Buffer.from(built.credentialHash),
           statusListId: input.statusListId,
-          statusIndex: slot.next_index,
+          statusIndex: index,
           status: 'issued',
           expiresAt: built.expiresAt,
         },
@@ -91,6 +97,12 @@ export class PrismaCredentialRepository {
 
   async findForTenant(tenantId: string, id: string): Promise<FamilyBCredentialRecord | null> {
     const row = await this.prisma.credential.findFirst({ where: { tenantId, id } });
+    return row ? toRecord(row) : null;
+  }
+
+  /** Any tenant's credential by id: derived proofs (ZKP tokens) are checked against it wherever they are shown. */
+  async findById(id: string): Promise<FamilyBCredentialRecord | null> {
+    const row = await this.prisma.credential.findUnique({ where: { id } });
     return row ? toRecord(row) : null;
   }
 
@@ -116,5 +128,16 @@ export class PrismaCredentialRepository {
   async statusList(id: string): Promise<StatusListRecord | null> {
     const row = await this.prisma.statusList.findUnique({ where: { id } });
     return row ? { id: row.id, tenantId: row.tenantId, issuerDidId: row.issuerDidId, purpose: row.purpose, bits: row.bits, version: row.version, updatedAt: row.updatedAt } : null;
+  }
+
+  /** The stored signed document when it is of the list's current version; null otherwise (or no such list). */
+  async signedStatusList(id: string): Promise<Record<string, unknown> | null> {
+    const row = await this.prisma.statusList.findUnique({ where: { id }, select: { version: true, signedVersion: true, signedDocument: true } });
+    return row && row.signedVersion === row.version && row.signedDocument !== null ? (row.signedDocument as Record<string, unknown>) : null;
+  }
+
+  /** Stores the signed document of `version`, unless the bits moved on meanwhile (then the next read re-signs). */
+  async storeSignedStatusList(id: string, version: number, document: Record<string, unknown>): Promise<void> {
+    await this.prisma.statusList.updateMany({ where: { id, version }, data: { signedDocument: document as Prisma.InputJsonObject, signedVersion: version } });
   }
 }

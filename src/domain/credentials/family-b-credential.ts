@@ -3,6 +3,7 @@ import { canonicalBytes } from '../canonical';
 import { CREDENTIALS_V1_URL, CREDGATE_V1_CONTEXT_URL } from '../contexts';
 import { type DisclosedCredentialCheck, checkDisclosedCredential, createSdCredentialPayload, sdCommitment, sdDigestList } from '../presentations';
 import { signDetachedEs256k, verifyDetachedEs256k } from './es256k-detached';
+import { isRfc3339DateTime } from '../templates/date-values';
 
 export const FAMILY_B_PROOF_TYPE = 'EcdsaSecp256k1Signature2019';
 
@@ -132,4 +133,62 @@ export function discloseOnly(credential: Json, attributes: readonly string[]): J
 /** SHA-256 over the RFC 8785 form of the whole credential: the value anchored in the ledger. */
 export function credentialHash(credential: Json): Uint8Array {
   return sha256(canonicalBytes(credential));
+}
+
+/** The exact `@context` of every Family B credential (context pinning: no other or extra context). */
+export const FAMILY_B_CREDENTIAL_CONTEXT: readonly string[] = [CREDENTIALS_V1_URL, CREDGATE_V1_CONTEXT_URL];
+const CREDENTIAL_MEMBERS = ['@context', 'id', 'type', 'issuer', 'issuanceDate', 'expirationDate', 'credentialSubject', 'credentialStatus', 'proof'];
+const PROOF_MEMBERS = ['type', 'created', 'proofPurpose', 'verificationMethod', 'sdAlg', 'digests', 'disclosures', 'jws'];
+
+function exactMembers(o: Json, members: readonly string[]): string | null {
+  const extra = Object.keys(o).find((k) => !members.includes(k));
+  if (extra !== undefined) return `member "${extra.slice(0, 64)}" is not covered by the issuer's proof`;
+  const missing = members.find((k) => !Object.hasOwn(o, k));
+  return missing !== undefined ? `member "${missing}" is missing` : null;
+}
+
+const isInstant = (v: unknown): v is string => typeof v === 'string' && v.length <= 64 && isRfc3339DateTime(v) && Number.isFinite(Date.parse(v));
+
+/**
+ * Structural checks of a Family B credential, full or as presented, before any cryptography:
+ * exactly the members this service signs (anything else — `evidence`, `termsOfUse`, a second
+ * subject — would ride along unsigned inside a presentation, whose ledger check does not apply),
+ * the pinned `@context` list, the proof's members and purpose, and well-formed dates.
+ * Returns the first problem, or null.
+ */
+export function familyBShapeProblem(credential: Json): string | null {
+  const members = exactMembers(credential, CREDENTIAL_MEMBERS);
+  if (members) return members;
+  const ctx = credential['@context'];
+  if (!Array.isArray(ctx) || ctx.length !== FAMILY_B_CREDENTIAL_CONTEXT.length || !ctx.every((c, i) => c === FAMILY_B_CREDENTIAL_CONTEXT[i])) {
+    return `@context must be exactly ${JSON.stringify(FAMILY_B_CREDENTIAL_CONTEXT)}`;
+  }
+  const type = credential['type'];
+  if (!Array.isArray(type) || type.length !== 2 || type[0] !== 'VerifiableCredential' || typeof type[1] !== 'string') return 'type must be ["VerifiableCredential", <template name>]';
+  if (typeof credential['id'] !== 'string' || typeof credential['issuer'] !== 'string') return 'id and issuer must be strings';
+  const subjects = credential['credentialSubject'];
+  if (!Array.isArray(subjects) || subjects.length !== 1 || !isObject(subjects[0])) return 'credentialSubject must hold exactly one subject';
+  const proof = credential['proof'];
+  if (!isObject(proof)) return 'proof is missing';
+  const proofMembers = exactMembers(proof, PROOF_MEMBERS);
+  if (proofMembers) return `proof ${proofMembers}`;
+  if (proof['type'] !== FAMILY_B_PROOF_TYPE) return `proof type must be ${FAMILY_B_PROOF_TYPE}`;
+  if (proof['proofPurpose'] !== 'assertionMethod') return 'proofPurpose must be assertionMethod';
+  if (proof['sdAlg'] !== 'sha-256') return 'sdAlg must be sha-256';
+  for (const [name, v] of [['issuanceDate', credential['issuanceDate']], ['expirationDate', credential['expirationDate']], ['proof.created', proof['created']]] as const) {
+    if (!isInstant(v)) return `${name} must be an RFC 3339 date-time`;
+  }
+  if (Date.parse(credential['expirationDate'] as string) <= Date.parse(credential['issuanceDate'] as string)) return 'expirationDate must be after issuanceDate';
+  return null;
+}
+
+/** Validity at `now`: null, or why not (not yet valid / expired). Dates must have passed familyBShapeProblem. */
+export function familyBValidityProblem(credential: Json, now: Date): string | null {
+  const t = now.getTime();
+  const from = Date.parse(String(credential['issuanceDate']));
+  const until = Date.parse(String(credential['expirationDate']));
+  if (!Number.isFinite(from) || !Number.isFinite(until)) return 'credential dates are malformed';
+  if (t < from) return 'credential is not yet valid';
+  if (t > until) return 'credential has expired';
+  return null;
 }

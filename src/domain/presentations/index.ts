@@ -23,6 +23,9 @@ export {
   verifyDisclosure,
 } from './sd-credential';
 export {
+  PRESENTATION_CLOCK_SKEW_MS,
+  PRESENTATION_CONTEXT,
+  PRESENTATION_PROOF_PURPOSE,
   PRESENTATION_PROOF_TYPE,
   type PresentationExpectations,
   type PresentationProof,
@@ -30,6 +33,7 @@ export {
   type PresentationVerification,
   type SignedPresentation,
   buildPresentationSigningInput,
+  presentationShapeProblem,
   signPresentation,
   verifyPresentationSignature,
 } from './presentation';

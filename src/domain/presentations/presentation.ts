@@ -1,5 +1,6 @@
 import { AppError, type FieldIssue } from '../../errors';
 import { canonicalBytes } from '../canonical';
+import { CREDENTIALS_V1_URL } from '../contexts';
 import { bytesToHex, hexToBytes } from '../encoding/hex';
 import { parseSecp256k1PrivateKey, parseSecp256k1PublicKey, secp256k1SignMessage, secp256k1VerifyMessage } from '../keys/secp256k1';
 import { isRfc3339DateTime } from '../templates/date-values';
@@ -175,4 +176,41 @@ export function verifyPresentationSignature(
     return { valid: false, reason: 'signature does not verify with the holder public key' };
   }
   return { valid: true };
+}
+
+/** The exact `@context` of a presentation (context pinning: no other or extra context). */
+export const PRESENTATION_CONTEXT: readonly string[] = [CREDENTIALS_V1_URL];
+/** Members of a presentation (2.11); anything else is refused rather than carried along signed but unread. */
+const PRESENTATION_MEMBERS = ['@context', 'type', 'verifiableCredential', 'holder', 'presentationAttributes', 'issuanceDate', 'proof'];
+/** The only purpose a holder's presentation proof may state. */
+export const PRESENTATION_PROOF_PURPOSE = 'authentication';
+/** Tolerated clock difference for presentation dates slightly in the verifier's future. */
+export const PRESENTATION_CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+/**
+ * Structural and time checks of a presentation at `now`, before any signature work: exactly the
+ * members of 2.11, the pinned `@context`, `type` exactly `["VerifiablePresentation"]`,
+ * `proofPurpose` exactly `authentication`, and `issuanceDate` and `proof.created` well-formed
+ * RFC 3339 instants not in the future. Returns the first problem, or null.
+ */
+export function presentationShapeProblem(vp: Record<string, unknown>, now: Date): string | null {
+  const extra = Object.keys(vp).find((k) => !PRESENTATION_MEMBERS.includes(k));
+  if (extra !== undefined) return `presentation member "${extra.slice(0, 64)}" is not supported`;
+  const missing = PRESENTATION_MEMBERS.find((k) => !Object.hasOwn(vp, k));
+  if (missing !== undefined) return `presentation member "${missing}" is missing`;
+  const ctx = vp['@context'];
+  if (!Array.isArray(ctx) || ctx.length !== PRESENTATION_CONTEXT.length || !ctx.every((c, i) => c === PRESENTATION_CONTEXT[i])) {
+    return `presentation @context must be exactly ${JSON.stringify(PRESENTATION_CONTEXT)}`;
+  }
+  const type = vp['type'];
+  if (!Array.isArray(type) || type.length !== 1 || type[0] !== 'VerifiablePresentation') return 'presentation type must be ["VerifiablePresentation"]';
+  const proof = vp['proof'];
+  if (!isRecord(proof)) return 'presentation has no proof';
+  if (proof['proofPurpose'] !== PRESENTATION_PROOF_PURPOSE) return `proofPurpose must be ${PRESENTATION_PROOF_PURPOSE}`;
+  const latest = now.getTime() + PRESENTATION_CLOCK_SKEW_MS;
+  for (const [name, v] of [['issuanceDate', vp['issuanceDate']], ['proof.created', proof['created']]] as const) {
+    if (typeof v !== 'string' || v.length > 64 || !isRfc3339DateTime(v) || !Number.isFinite(Date.parse(v))) return `${name} must be an RFC 3339 date-time`;
+    if (Date.parse(v) > latest) return `${name} is in the future`;
+  }
+  return null;
 }

@@ -12,3 +12,4 @@ export {
   buildStatusListEntry,
   parseStatusListIndex,
 } from './status-list-credential';
+export { type RandomIndex, markSlot, pickFreeSlot } from './allocation';

@@ -6,6 +6,8 @@ export { calculateAge, utcCalendarDate } from './age';
 export {
   MAX_AGE_CONDITION,
   MAX_ZKP_TOKEN_HEX_LENGTH,
+  ZKP_TOKEN_CLOCK_SKEW_MS,
+  ZKP_TOKEN_TTL_MS,
   ZKP_TOKEN_VERSION,
   type AgeCondition,
   type CreateZkpTokenInput,
@@ -16,4 +18,5 @@ export {
   createZkpToken,
   evaluateAgeCondition,
   verifyZkpToken,
+  zkpTokenTimeProblem,
 } from './zkp-token';

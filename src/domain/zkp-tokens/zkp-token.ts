@@ -20,8 +20,15 @@ import { calculateAge } from './age';
  * itself. The API names (zkpToken, zkpData) follow the service interface (spec §2.12, §4.2).
  */
 
-/** Version of the token format, signed inside the claims. */
-export const ZKP_TOKEN_VERSION = 1;
+/**
+ * Version of the token format, signed inside the claims. Version 2 added `holder` and
+ * `expiresAt`; version 1 tokens (no holder, no expiry) are no longer accepted.
+ */
+export const ZKP_TOKEN_VERSION = 2;
+/** Lifetime of a token: the outcome is an evaluation at one instant, re-checked against revocation on each use. */
+export const ZKP_TOKEN_TTL_MS = 60 * 60 * 1000;
+/** Tolerated clock difference for an `issuedAt` slightly in the verifier's future. */
+export const ZKP_TOKEN_CLOCK_SKEW_MS = 5 * 60 * 1000;
 /** Upper bound of an accepted zkpToken (hex digits); real tokens are well under 2 KiB. */
 export const MAX_ZKP_TOKEN_HEX_LENGTH = 16_384;
 /** Largest accepted age threshold. */
@@ -44,15 +51,21 @@ export interface ZkpClaims {
   v: typeof ZKP_TOKEN_VERSION;
   credentialId: string;
   issuer: string;
+  /** The credential's holder DID (its subject id), null for a credential without one. */
+  holder: string | null;
   attribute: string;
   zkpData: ZkpData;
   /** RFC 3339 UTC instant of evaluation (`Date#toISOString`). */
   issuedAt: string;
+  /** RFC 3339 UTC instant after which the token is refused (`issuedAt` + {@link ZKP_TOKEN_TTL_MS}). */
+  expiresAt: string;
 }
 
 export interface CreateZkpTokenInput {
   credentialId: string;
   issuer: string;
+  /** The credential's holder DID; null when it has none. */
+  holder: string | null;
   /** Name of the credential attribute holding the birth date. */
   attribute: string;
   condition: AgeCondition;
@@ -100,13 +113,37 @@ function isAgeCondition(v: unknown): v is AgeCondition {
 
 /** Structural check of signed claims, including that `conditionMet` agrees with the ages. */
 function isZkpClaims(v: unknown): v is ZkpClaims {
-  if (!isRecord(v) || !hasExactKeys(v, ['v', 'credentialId', 'issuer', 'attribute', 'zkpData', 'issuedAt'])) return false;
+  if (!isRecord(v) || !hasExactKeys(v, ['v', 'credentialId', 'issuer', 'holder', 'attribute', 'zkpData', 'issuedAt', 'expiresAt'])) return false;
   if (v.v !== ZKP_TOKEN_VERSION) return false;
-  if (![v.credentialId, v.issuer, v.attribute, v.issuedAt].every((s) => typeof s === 'string' && s.length > 0)) return false;
+  if (![v.credentialId, v.issuer, v.attribute, v.issuedAt, v.expiresAt].every((s) => typeof s === 'string' && s.length > 0)) return false;
+  if (v.holder !== null && (typeof v.holder !== 'string' || v.holder.length === 0)) return false;
+  if (!isInstant(v.issuedAt) || !isInstant(v.expiresAt)) return false;
   const d = v.zkpData;
   if (!isRecord(d) || !hasExactKeys(d, ['condition', 'conditionMet', 'calculatedAge'])) return false;
   if (!isAgeCondition(d.condition) || typeof d.conditionMet !== 'boolean' || !Number.isSafeInteger(d.calculatedAge)) return false;
   return d.conditionMet === (d.calculatedAge as number) >= d.condition.age;
+}
+
+/** Exactly the `Date#toISOString` spelling (one spelling per instant). */
+function isInstant(v: unknown): v is string {
+  if (typeof v !== 'string') return false;
+  const t = Date.parse(v);
+  return Number.isFinite(t) && new Date(t).toISOString() === v;
+}
+
+/**
+ * The time checks of a verified token at `now`: not issued in the future (beyond
+ * {@link ZKP_TOKEN_CLOCK_SKEW_MS}), a lifetime of at most {@link ZKP_TOKEN_TTL_MS}, not expired.
+ * Returns the reason of the first failure, or null.
+ */
+export function zkpTokenTimeProblem(claims: ZkpClaims, now: Date): string | null {
+  const issued = Date.parse(claims.issuedAt);
+  const expires = Date.parse(claims.expiresAt);
+  const t = now.getTime();
+  if (issued > t + ZKP_TOKEN_CLOCK_SKEW_MS) return 'zkpToken is issued in the future';
+  if (expires <= issued || expires - issued > ZKP_TOKEN_TTL_MS) return 'zkpToken lifetime is not supported';
+  if (t >= expires) return 'zkpToken has expired';
+  return null;
 }
 
 /** Evaluates the age condition over a birth date at `now`. */
@@ -135,6 +172,8 @@ export function createZkpToken(input: CreateZkpTokenInput, signerPrivateKeyHex: 
     const v: unknown = input[field];
     if (typeof v !== 'string' || v.length === 0) issues.push({ field, message: `${field} must be a non-empty string` });
   }
+  const holder: unknown = input.holder;
+  if (holder !== null && (typeof holder !== 'string' || holder.length === 0)) issues.push({ field: 'holder', message: 'holder must be a non-empty string or null' });
   if (issues.length > 0) throw invalid(issues);
   const sk = parseSecp256k1PrivateKey(signerPrivateKeyHex, 'privateKey');
   const zkpData = evaluateAgeCondition(input.birthDate, input.condition, input.now);
@@ -142,9 +181,11 @@ export function createZkpToken(input: CreateZkpTokenInput, signerPrivateKeyHex: 
     v: ZKP_TOKEN_VERSION,
     credentialId: input.credentialId,
     issuer: input.issuer,
+    holder: input.holder,
     attribute: input.attribute,
     zkpData,
     issuedAt: input.now.toISOString(),
+    expiresAt: new Date(input.now.getTime() + ZKP_TOKEN_TTL_MS).toISOString(),
   };
   const sig = bytesToHex(secp256k1SignMessage(canonicalBytes(claims), sk));
   return {
@@ -188,9 +229,10 @@ function sameJson(a: unknown, b: unknown): boolean {
  * the signed `zkpData`. Any changed bit of the token or field of `zkpData` makes it invalid.
  *
  * Trust: this proves only that the holder of `publicKey` signed the claims. Because the key comes
- * with the request, the caller MUST also check that it is a key of `claims.issuer` (e.g. via the
- * issuer's DID document) before trusting the outcome; otherwise anyone can mint tokens with their
- * own key. The caller may also apply a freshness limit to `claims.issuedAt`.
+ * with the request, the caller MUST also check that it is the key of the issuer of the credential
+ * `claims.credentialId` names (not merely of the DID `claims.issuer` names: anyone can register a
+ * DID), that the credential is still valid, and {@link zkpTokenTimeProblem}; otherwise anyone can
+ * mint tokens with their own key.
  *
  * @returns `{ valid: false, reason }` for every token or data mismatch (never throws for those).
  * @throws AppError INVALID_PUBLIC_KEY when `publicKey` is not a hex secp256k1 point.

@@ -3,18 +3,19 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { AppError, invalidInput, notFound } from '../../errors';
 import { canonicalBytes } from '../../domain/canonical';
 import { isoSeconds } from '../../domain/credentials/family-a-credential';
-import { checkSubject, credentialHash, signFamilyBCredential, subjectOf, verifyFamilyBSignature } from '../../domain/credentials/family-b-credential';
+import { checkSubject, credentialHash, familyBShapeProblem, familyBValidityProblem, signFamilyBCredential, subjectOf, verifyFamilyBSignature } from '../../domain/credentials/family-b-credential';
 import { signDetachedEs256k } from '../../domain/credentials/es256k-detached';
 import { formatDocumentId, parseServiceDid } from '../../domain/dids/service-did';
 import { bytesToHex, hexToBytes } from '../../domain/encoding';
 import { verifyInclusion } from '../../domain/merkle';
 import type { Clock, DidRecord, DidRepository, FamilyBCredentialRecord, KeyCustody } from '../../domain/ports';
 import { Bitstring, buildStatusListCredential, buildStatusListEntry, encodeList, parseStatusListIndex } from '../../domain/status-list';
-import { isDid, validateTemplateSubject, type TemplateAttribute } from '../../domain/templates';
+import { addExpiration, isDid, validateTemplateSubject, type TemplateAttribute, type TemplateExpiration } from '../../domain/templates';
 import type { Actor } from '../../domain/tenancy/actor';
 import type { PrismaCredentialRepository } from '../../db/repositories/credential.repository';
 import type { Ledger } from '../../ledger/ledger.port';
 import type { TemplatesService } from './templates.service';
+import { isCredentialId, isUuid } from './ids';
 
 export type Json = Record<string, unknown>;
 
@@ -46,6 +47,9 @@ const STATUS_PATH = '/status/';
 
 /** Family B credentials: issued from templates, anchored in the issuer's log, revocable by status list. */
 export class FamilyBCredentialsService {
+  /** Status lists being signed right now, so concurrent readers of a changed list share one signature. */
+  private readonly signing = new Map<string, Promise<Json>>();
+
   constructor(
     private readonly credentials: PrismaCredentialRepository,
     private readonly templates: TemplatesService,
@@ -75,7 +79,8 @@ export class FamilyBCredentialsService {
     }
     const statusListId = await this.credentials.ensureStatusList(actor.tenantId, issuer.id);
     const now = this.clock.now();
-    const expires = template.expirationDate > now ? template.expirationDate : now;
+    // Each credential lives the template's period from its own issuance (not until the template's date).
+    const expires = addExpiration(now, template.expiration as TemplateExpiration);
     const record = await this.custody.use(actor.tenantId, issuer.managedKeyId, (sk) =>
       this.credentials.issue({ tenantId: actor.tenantId, templateId: template.id, issuerDidId: issuer.id, statusListId }, (statusIndex) => {
         const id = `urn:uuid:${randomUUID()}`;
@@ -126,12 +131,10 @@ export class FamilyBCredentialsService {
     const checks: VerificationCheck[] = [];
     const add = (check: VerificationCheck['check'], ok: boolean, detail?: string) => checks.push({ check, ok, ...(detail ? { detail } : {}) });
     const issuer = await this.issuerRecord(credential['issuer']);
-    add('format', !!issuer && !!subjectOf(credential) && typeof credential['id'] === 'string', issuer ? undefined : 'issuer is not a DID of this service');
+    const shape = familyBShapeProblem(credential);
+    add('format', !shape && !!issuer, shape ?? (issuer ? undefined : 'issuer is not a DID of this service'));
 
-    const key = issuer && issuer.keyAlgorithm === 'secp256k1' ? hexToBytes(issuer.publicKeyHex) : undefined;
-    const vm = isObject(credential['proof']) ? credential['proof']['verificationMethod'] : undefined;
-    const vmOk = !!issuer && (vm === `${formatDocumentId(issuer.did, issuer.ledgerFileId)}#keys-1` || vm === `${issuer.did}#keys-1`);
-    const signed = !!key && vmOk && verifyFamilyBSignature(credential, key);
+    const signed = this.issuerSigned(credential, issuer);
     add('signature', signed, signed ? undefined : 'the issuer signature does not verify for this content');
     const disclosed = checkSubject(credential, { all: true });
     add('disclosures', disclosed.ok, disclosed.ok ? undefined : disclosed.reason);
@@ -150,28 +153,72 @@ export class FamilyBCredentialsService {
     } else add('ledger', false, 'unknown issuer');
 
     add('status', ...(await this.statusCheck(credential, issuer)));
-    const now = this.clock.now().getTime();
-    const from = Date.parse(String(credential['issuanceDate']));
-    const until = Date.parse(String(credential['expirationDate']));
-    add('expiry', now >= from && now <= until, now > until ? 'credential has expired' : now < from ? 'credential is not yet valid' : undefined);
+    const validity = familyBValidityProblem(credential, this.clock.now());
+    add('expiry', !validity, validity ?? undefined);
     return { verified: checks.every((c) => c.ok), checks, ...(anchor ? { anchor } : {}) };
   }
 
-  /** The public BitstringStatusListCredential, signed by the issuer (detached ES256K JWS over its JCS). */
+  /**
+   * The public BitstringStatusListCredential, signed by the issuer (detached ES256K JWS over its
+   * JCS). Public and keyless, so it must be cheap: the signed document is stored with the list
+   * version it covers and served as is; the key is unsealed only when the bits changed (a
+   * revocation) since the last signature, once per process for concurrent readers. `validFrom`
+   * is the time of that signature, so it moves with revocations only, never with issuance.
+   */
   async statusListCredential(listId: string): Promise<Json> {
-    const list = /^[0-9a-f-]{36}$/i.test(listId) ? await this.credentials.statusList(listId) : null;
+    if (!isUuid(listId)) throw notFound('status list');
+    const cached = await this.credentials.signedStatusList(listId);
+    if (cached) return cached;
+    const pending = this.signing.get(listId);
+    if (pending) return pending;
+    const work = this.signStatusList(listId).finally(() => this.signing.delete(listId));
+    this.signing.set(listId, work);
+    return work;
+  }
+
+  private async signStatusList(listId: string): Promise<Json> {
+    const list = await this.credentials.statusList(listId);
     if (!list) throw notFound('status list');
     const issuer = (await this.dids.findById(list.issuerDidId))!;
+    const now = isoSeconds(this.clock.now());
     const doc = buildStatusListCredential({
       id: this.statusListUrl(list.id),
       issuer: issuer.did,
-      validFrom: isoSeconds(list.updatedAt),
+      validFrom: now,
       statusPurpose: 'revocation',
       encodedList: encodeList(Bitstring.fromBytes(list.bits)),
     }) as unknown as Json;
-    const proofOptions = { type: 'EcdsaSecp256k1Signature2019', created: isoSeconds(list.updatedAt), proofPurpose: 'assertionMethod', verificationMethod: `${formatDocumentId(issuer.did, issuer.ledgerFileId)}#keys-1` };
+    const proofOptions = { type: 'EcdsaSecp256k1Signature2019', created: now, proofPurpose: 'assertionMethod', verificationMethod: `${formatDocumentId(issuer.did, issuer.ledgerFileId)}#keys-1` };
     const jws = await this.custody.use(list.tenantId, issuer.managedKeyId!, (sk) => signDetachedEs256k(canonicalBytes({ ...doc, proof: proofOptions }), sk));
-    return { ...doc, proof: { ...proofOptions, jws } };
+    const signed = { ...doc, proof: { ...proofOptions, jws } };
+    await this.credentials.storeSignedStatusList(list.id, list.version, signed);
+    return signed;
+  }
+
+  /**
+   * The checks of a credential shown inside a presentation (which shows only some attributes, so
+   * the ledger hash of the full credential does not apply): shape and pinned context, the issuer's
+   * signature, the shown disclosures (exactly `expectedAttributes`), status and validity now.
+   * Returns the first problem, or null.
+   */
+  async presentedProblem(vc: Json, expectedAttributes: readonly string[]): Promise<string | null> {
+    const shape = familyBShapeProblem(vc);
+    if (shape) return shape;
+    const issuer = await this.issuerRecord(vc['issuer']);
+    if (!issuer || !this.issuerSigned(vc, issuer)) return 'issuer signature does not verify';
+    const disclosed = checkSubject(vc, { all: false, expectedAttributes });
+    if (!disclosed.ok) return disclosed.reason;
+    const [notRevoked, why] = await this.statusCheck(vc, issuer);
+    if (!notRevoked) return why ?? 'status check failed';
+    return familyBValidityProblem(vc, this.clock.now());
+  }
+
+  /** The issuer's key, its verification method and signature over the commitment. */
+  private issuerSigned(credential: Json, issuer: DidRecord | null): boolean {
+    if (!issuer || issuer.keyAlgorithm !== 'secp256k1') return false;
+    const vm = isObject(credential['proof']) ? credential['proof']['verificationMethod'] : undefined;
+    const vmOk = vm === `${formatDocumentId(issuer.did, issuer.ledgerFileId)}#keys-1` || vm === `${issuer.did}#keys-1`;
+    return vmOk && verifyFamilyBSignature(credential, hexToBytes(issuer.publicKeyHex));
   }
 
   /** Bit value of a credential's status entry (true = revoked), from this service's list. */
@@ -197,7 +244,7 @@ export class FamilyBCredentialsService {
     if (!isObject(status) || typeof status['statusListCredential'] !== 'string') return [false, 'credentialStatus is missing'];
     const url = status['statusListCredential'];
     const listId = url.startsWith(this.publicUrl + STATUS_PATH) ? url.slice((this.publicUrl + STATUS_PATH).length) : '';
-    const list = /^[0-9a-f-]{36}$/i.test(listId) ? await this.credentials.statusList(listId) : null;
+    const list = isUuid(listId) ? await this.credentials.statusList(listId) : null;
     if (!list || !issuer || list.issuerDidId !== issuer.id) return [false, 'status list is not the issuer list'];
     let index: number;
     try {
@@ -215,7 +262,7 @@ export class FamilyBCredentialsService {
   }
 
   private async own(actor: Actor, id: string): Promise<FamilyBCredentialRecord> {
-    const r = await this.credentials.findForTenant(actor.tenantId, id);
+    const r = isCredentialId(id) ? await this.credentials.findForTenant(actor.tenantId, id) : null;
     if (!r) throw notFound('credential');
     return r;
   }

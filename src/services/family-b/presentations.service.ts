@@ -1,12 +1,13 @@
 import { AppError, invalidInput } from '../../errors';
-import { discloseOnly, subjectOf, verifyFamilyBSignature, checkSubject } from '../../domain/credentials/family-b-credential';
+import { discloseOnly, subjectOf } from '../../domain/credentials/family-b-credential';
 import { isoSeconds } from '../../domain/credentials/family-a-credential';
 import { parseDidKey } from '../../domain/dids/did-key';
 import { didMethodOf, parseServiceDid } from '../../domain/dids/service-did';
+import { isCredentialId, plainDid } from './ids';
 import { bytesToHex, hexToBytes } from '../../domain/encoding';
 import { parseSecp256k1PrivateKey, parseSecp256k1PublicKey, secp256k1PublicKeyFromPrivate } from '../../domain/keys';
 import type { Clock, DidRepository, KeyCustody } from '../../domain/ports';
-import { signPresentation, verifyPresentationSignature } from '../../domain/presentations';
+import { presentationShapeProblem, signPresentation, verifyPresentationSignature } from '../../domain/presentations';
 import { CREDENTIALS_V1_URL } from '../../domain/contexts';
 import type { Actor } from '../../domain/tenancy/actor';
 import type { PrismaCredentialRepository } from '../../db/repositories/credential.repository';
@@ -15,10 +16,12 @@ import type { FamilyBCredentialsService, Json } from './credentials.service';
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 const fail = (reason: string): AppError => new AppError('VERIFICATION_FAILED', reason);
 
-function plainDid(did: string): string {
-  if (didMethodOf(did) === 'key') return did;
-  return parseServiceDid(did)?.did ?? did;
-}
+/**
+ * Most credentials one presentation may carry (and create-vp may bundle). Checked before any
+ * signature or database work: a presentation repeating one credential 850 times made the service
+ * verify it 850 times.
+ */
+export const MAX_PRESENTED_CREDENTIALS = 20;
 
 function stringList(v: unknown, field: string): string[] {
   if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'string' && x !== '')) throw invalidInput(`${field} must be a non-empty array of strings`, [{ field, message: 'array of strings' }]);
@@ -43,6 +46,12 @@ export class PresentationsService {
     if (!isObject(sharedAttributes)) throw invalidInput('sharedAttributes must map credential ids to attribute names', [{ field: 'sharedAttributes', message: 'required object' }]);
     for (const [k, v] of [['challenge', challenge], ['domain', domain]] as const) if (v !== undefined && (typeof v !== 'string' || v === '' || v.length > 512)) throw invalidInput(`${k} must be a non-empty string`);
     const docs = await this.load(actor, credentialIds, credentials);
+    const seen = new Set<string>();
+    for (const doc of docs) {
+      const id = String(doc['id']);
+      if (seen.has(id)) throw invalidInput(`credential ${id} is given more than once`);
+      seen.add(id);
+    }
     const presented: Json[] = [];
     const attributes: Record<string, string[]> = {};
     for (const doc of docs) {
@@ -87,13 +96,30 @@ export class PresentationsService {
     return { vpToken };
   }
 
-  /** POST /verify-vp. Throws VERIFICATION_FAILED (400) with the first failed check. */
+  /**
+   * POST /verify-vp. Throws VERIFICATION_FAILED (400) with the first failed check, or
+   * INVALID_INPUT (400) for a presentation over MAX_PRESENTED_CREDENTIALS.
+   *
+   * Order: cheap structural checks (size cap, members, pinned context, proofPurpose, dates), then
+   * the holder key and signature (with the verifier's challenge and domain when given), then that
+   * the credentials presented are exactly, and once each, those `presentationAttributes` names,
+   * then each credential.
+   */
   async verify(body: unknown): Promise<{ message: string }> {
     if (!isObject(body)) throw invalidInput('request body must be a JSON object');
     const { vpToken, sharedAttributes, holderDID, holderPublicKey, challenge, domain } = body;
     if (!isObject(vpToken)) throw invalidInput('vpToken must be the presentation object', [{ field: 'vpToken', message: 'required object' }]);
     if (typeof holderDID !== 'string' || typeof holderPublicKey !== 'string') throw invalidInput('holderDID and holderPublicKey are required');
     if (!isObject(sharedAttributes)) throw invalidInput('sharedAttributes is required', [{ field: 'sharedAttributes', message: 'required object' }]);
+    for (const [k, v] of [['challenge', challenge], ['domain', domain]] as const) if (v !== undefined && typeof v !== 'string') throw invalidInput(`${k} must be a string`);
+    const vcs = vpToken['verifiableCredential'];
+    if (!Array.isArray(vcs) || vcs.length === 0) throw fail('presentation holds no credentials');
+    const named = vpToken['presentationAttributes'];
+    if (vcs.length > MAX_PRESENTED_CREDENTIALS || (isObject(named) && Object.keys(named).length > MAX_PRESENTED_CREDENTIALS)) {
+      throw invalidInput(`a presentation may carry at most ${MAX_PRESENTED_CREDENTIALS} credentials`, [{ field: 'vpToken.verifiableCredential', message: 'too many credentials' }]);
+    }
+    const shape = presentationShapeProblem(vpToken, this.clock.now());
+    if (shape) throw fail(shape);
     const key = parseSecp256k1PublicKey(holderPublicKey, 'holderPublicKey');
     const didKey = await this.holderKey(holderDID);
     if (!didKey || bytesToHex(didKey) !== bytesToHex(key)) throw fail('holderPublicKey is not the key of holderDID');
@@ -103,41 +129,59 @@ export class PresentationsService {
       ...(typeof domain === 'string' ? { domain } : {}),
     });
     if (!sig.valid) throw fail(`presentation signature: ${sig.reason ?? 'invalid'}`);
-    if (JSON.stringify(sortKeys(sharedAttributes)) !== JSON.stringify(sortKeys(vpToken['presentationAttributes']))) throw fail('sharedAttributes differ from the presentation');
-    const vcs = vpToken['verifiableCredential'];
-    if (!Array.isArray(vcs) || vcs.length === 0) throw fail('presentation holds no credentials');
+    if (JSON.stringify(sortKeys(sharedAttributes)) !== JSON.stringify(sortKeys(named))) throw fail('sharedAttributes differ from the presentation');
+    const attributes = named as Record<string, unknown>;
+
+    // Every named credential present, each exactly once, nothing presented that is not named.
+    const byId = new Map<string, Json>();
     for (const vc of vcs) {
-      if (!isObject(vc)) throw fail('a presented credential is not an object');
-      const id = String(vc['id']);
+      if (!isObject(vc) || typeof vc['id'] !== 'string') throw fail('a presented credential is not an object with an id');
+      if (byId.has(vc['id'])) throw fail(`credential ${vc['id']} is presented more than once`);
+      byId.set(vc['id'], vc);
+    }
+    for (const id of Object.keys(attributes)) if (!byId.has(id)) throw fail(`credential ${id} is named in presentationAttributes but not presented`);
+    for (const id of byId.keys()) if (!Object.hasOwn(attributes, id)) throw fail(`credential ${id} is presented but not named in presentationAttributes`);
+
+    for (const [id, vc] of byId) {
       const holder = subjectOf(vc)?.['id'];
       if (typeof holder !== 'string' || plainDid(holder) !== plainDid(holderDID)) throw fail(`credential ${id} is not held by holderDID`);
-      const issuer = await this.familyB.issuerRecord(vc['issuer']);
-      if (!issuer || !verifyFamilyBSignature(vc, hexToBytes(issuer.publicKeyHex))) throw fail(`credential ${id}: issuer signature does not verify`);
-      const expected = (sharedAttributes[id] ?? []) as string[];
-      const disclosed = checkSubject(vc, { all: false, expectedAttributes: expected });
-      if (!disclosed.ok) throw fail(`credential ${id}: ${disclosed.reason}`);
-      if (await this.familyB.isRevoked(vc)) throw fail(`credential ${id} is revoked`);
-      if (Date.parse(String(vc['expirationDate'])) < this.clock.now().getTime()) throw fail(`credential ${id} has expired`);
+      const expected = attributes[id];
+      if (!Array.isArray(expected) || !expected.every((a) => typeof a === 'string')) throw fail(`presentationAttributes of ${id} must be a list of names`);
+      const problem = await this.familyB.presentedProblem(vc, expected as string[]);
+      if (problem) throw fail(`credential ${id}: ${problem}`);
     }
     return { message: 'VP and attributes verified' };
   }
 
+  /**
+   * The credentials to present: the tenant's own by id, or documents that verify in full. Either
+   * way a revoked, expired or not-yet-valid credential is refused (Family B has no re-issue, so
+   * nothing is superseded).
+   */
   private async load(actor: Actor, ids: unknown, given: unknown): Promise<Json[]> {
     if (ids !== undefined && given !== undefined) throw invalidInput('give credentialIds or credentials, not both');
+    const tooMany = () => invalidInput(`a presentation may carry at most ${MAX_PRESENTED_CREDENTIALS} credentials`);
     if (ids !== undefined) {
       const list = stringList(ids, 'credentialIds');
+      if (list.length > MAX_PRESENTED_CREDENTIALS) throw tooMany();
       const out: Json[] = [];
+      const now = this.clock.now().getTime();
       for (const id of list) {
-        const r = await this.credentials.findForTenant(actor.tenantId, id);
+        const r = isCredentialId(id) ? await this.credentials.findForTenant(actor.tenantId, id) : null;
         if (!r) throw invalidInput(`credential ${id} not found`, [{ field: 'credentialIds', message: `unknown ${id}` }]);
+        if (r.status !== 'issued') throw invalidInput(`credential ${id} is revoked`, [{ field: 'credentialIds', message: 'revoked' }]);
+        if (r.expiresAt.getTime() <= now) throw invalidInput(`credential ${id} has expired`, [{ field: 'credentialIds', message: 'expired' }]);
+        if (Date.parse(String(r.document['issuanceDate'])) > now) throw invalidInput(`credential ${id} is not yet valid`, [{ field: 'credentialIds', message: 'not yet valid' }]);
         out.push(r.document);
       }
       return out;
     }
     if (!Array.isArray(given) || given.length === 0 || !given.every(isObject)) throw invalidInput('credentialIds or credentials is required', [{ field: 'credentialIds', message: 'required' }]);
+    if (given.length > MAX_PRESENTED_CREDENTIALS) throw tooMany();
     for (const c of given as Json[]) {
       const v = await this.familyB.verify(c);
-      if (!v.checks.find((x) => x.check === 'signature')?.ok) throw invalidInput(`credential ${String(c['id'])} does not carry a valid issuer signature`);
+      const failed = v.checks.filter((x) => !x.ok);
+      if (failed.length > 0) throw invalidInput(`credential ${String(c['id'])} does not verify: ${failed.map((x) => x.detail ?? x.check).join('; ')}`);
     }
     return given as Json[];
   }

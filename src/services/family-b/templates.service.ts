@@ -8,6 +8,7 @@ import type { Clock, DidRecord, DidRepository, TemplateRecord } from '../../doma
 import { addExpiration, parseTemplateAttributes, parseTemplateExpiration } from '../../domain/templates';
 import type { Actor } from '../../domain/tenancy/actor';
 import type { PrismaTemplateRepository, TemplateData } from '../../db/repositories/template.repository';
+import { isUuid } from './ids';
 
 /** The template document of interface reference 2.9. */
 export interface TemplateDocument {
@@ -27,8 +28,13 @@ export interface TemplateDocument {
 export interface TemplatePage {
   readonly items: TemplateDocument[];
   readonly hasMore: boolean;
+  /** The cursor to pass as `after` for the next page; null on the last page. */
+  readonly next: string | null;
   readonly total: number;
 }
+
+/** Largest page of GET /vc-templates (and of the bare, array-shaped compatibility form). */
+export const MAX_TEMPLATE_PAGE = 500;
 
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,127}$/;
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -103,6 +109,7 @@ export class TemplatesService {
 
   async update(actor: Actor, templateId: string, body: unknown): Promise<TemplateDocument> {
     const input = parseTemplateInput(body);
+    if (!isUuid(templateId)) throw notFound('template');
     const issuer = await this.issuerOf(actor, input.issuer);
     const now = this.clock.now();
     const record = await this.templates.update(
@@ -116,6 +123,7 @@ export class TemplatesService {
   }
 
   async delete(actor: Actor, templateId: string): Promise<void> {
+    if (!isUuid(templateId)) throw notFound('template');
     if (!(await this.templates.delete(actor.tenantId, templateId, this.clock.now()))) throw notFound('template');
   }
 
@@ -127,16 +135,18 @@ export class TemplatesService {
 
   /** A live template for issuing; unknown or deleted is the caller's input error. */
   async forIssuance(actor: Actor, templateId: string): Promise<TemplateRecord> {
-    const t = /^[0-9a-f-]{36}$/i.test(templateId) ? await this.templates.findByTemplateId(actor.tenantId, templateId) : null;
+    const t = isUuid(templateId) ? await this.templates.findByTemplateId(actor.tenantId, templateId) : null;
     if (!t) throw new AppError('INVALID_INPUT', 'templateId names no live template of this tenant', [{ field: 'templateId', message: 'unknown template' }]);
     return t;
   }
 
   async list(actor: Actor, page: { first?: number; after?: string } = {}): Promise<TemplatePage> {
     const first = page.first ?? 100;
-    if (!Number.isInteger(first) || first < 1 || first > 500) throw invalidInput('first must be an integer from 1 to 500');
+    if (!Number.isInteger(first) || first < 1 || first > MAX_TEMPLATE_PAGE) throw invalidInput(`first must be an integer from 1 to ${MAX_TEMPLATE_PAGE}`, [{ field: 'first', message: 'out of range' }]);
+    if (page.after !== undefined && !isUuid(page.after)) throw invalidInput('after must be the templateId of a listed template', [{ field: 'after', message: 'not a templateId' }]);
     const res = await this.templates.list(actor.tenantId, { first, ...(page.after ? { after: page.after } : {}) });
-    return { items: await Promise.all(res.items.map((t) => this.render(t))), hasMore: res.hasMore, total: res.total };
+    const items = await Promise.all(res.items.map((t) => this.render(t)));
+    return { items, hasMore: res.hasMore, next: res.hasMore ? (items.at(-1)?.templateId ?? null) : null, total: res.total };
   }
 
   private async render(t: TemplateRecord): Promise<TemplateDocument> {

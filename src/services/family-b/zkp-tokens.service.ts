@@ -3,13 +3,28 @@ import { subjectOf } from '../../domain/credentials/family-b-credential';
 import { bytesToHex } from '../../domain/encoding';
 import type { Clock, DidRepository, KeyCustody } from '../../domain/ports';
 import type { TemplateAttribute } from '../../domain/templates';
-import { createZkpToken, verifyZkpToken, type ZkpData } from '../../domain/zkp-tokens';
+import { createZkpToken, verifyZkpToken, zkpTokenTimeProblem, type ZkpData } from '../../domain/zkp-tokens';
 import type { Actor } from '../../domain/tenancy/actor';
 import type { PrismaCredentialRepository } from '../../db/repositories/credential.repository';
 import type { PrismaTemplateRepository } from '../../db/repositories/template.repository';
-import type { FamilyBCredentialsService, Json } from './credentials.service';
+import type { Json } from './credentials.service';
+import { isCredentialId, plainDid } from './ids';
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+const fail = (reason: string): AppError => new AppError('VERIFICATION_FAILED', `ZKP token is invalid: ${reason}`);
+
+export interface ZkpTokenVerificationResult {
+  readonly success: true;
+  readonly conditionMet: boolean;
+  readonly calculatedAge: number;
+  readonly message: string;
+  /** Who signed: the DID of the issuer of the credential (checked, not just claimed). */
+  readonly issuer: string;
+  readonly credentialId: string;
+  readonly holder: string | null;
+  readonly issuedAt: string;
+  readonly expiresAt: string;
+}
 
 /**
  * ZKP tokens: the issuer evaluates an age condition over a credential it issued and signs only the
@@ -19,7 +34,6 @@ export class ZkpTokensService {
   constructor(
     private readonly credentials: PrismaCredentialRepository,
     private readonly templates: PrismaTemplateRepository,
-    private readonly familyB: FamilyBCredentialsService,
     private readonly dids: DidRepository,
     private readonly custody: KeyCustody,
     private readonly clock: Clock,
@@ -32,9 +46,11 @@ export class ZkpTokensService {
     const id = typeof credentialId === 'string' ? credentialId : isObject(credential) && typeof credential['id'] === 'string' ? credential['id'] : undefined;
     if (!id) throw invalidInput('credentialId or credential is required', [{ field: 'credentialId', message: 'required' }]);
     if (!isObject(condition)) throw invalidInput('condition must be an object such as { "age": 18 }', [{ field: 'condition', message: 'required object' }]);
-    const record = await this.credentials.findForTenant(actor.tenantId, id);
+    const record = isCredentialId(id) ? await this.credentials.findForTenant(actor.tenantId, id) : null;
     if (!record) throw notFound('credential');
+    const now = this.clock.now();
     if (record.status !== 'issued') throw new AppError('INVALID_INPUT', 'credential is revoked');
+    if (record.expiresAt.getTime() <= now.getTime()) throw new AppError('INVALID_INPUT', 'credential has expired');
     const template = await this.templates.findInternal(record.templateId);
     const attr = typeof attribute === 'string' ? attribute : this.birthDateAttribute(template?.attributes as TemplateAttribute[] | undefined);
     if (!attr) throw invalidInput('the credential has no date attribute to evaluate; name one in attribute');
@@ -43,19 +59,49 @@ export class ZkpTokensService {
     const issuer = (await this.dids.findById(record.issuerDidId))!;
     if (!issuer.managedKeyId) throw new AppError('INVALID_INPUT', 'issuer key is not held by this tenant');
     return this.custody.use(actor.tenantId, issuer.managedKeyId, (sk) =>
-      createZkpToken({ credentialId: id, issuer: issuer.did, attribute: attr, condition: condition as { age: number }, birthDate, now: this.clock.now() }, bytesToHex(sk)),
+      createZkpToken({ credentialId: id, issuer: issuer.did, holder: record.holder, attribute: attr, condition: condition as { age: number }, birthDate, now }, bytesToHex(sk)),
     );
   }
 
-  /** POST /verifyZkpToken: the signature, the data, and that the key is the issuer's. */
-  async verify(body: unknown): Promise<{ success: true; conditionMet: boolean; calculatedAge: number; message: string }> {
+  /**
+   * POST /verifyZkpToken `{ zkpToken, zkpData, publicKey, holderDID? }`: the signature and data;
+   * the time window; that the signer is the issuer of the credential the token names (looked up
+   * here, whatever DID the token claims); that the token's issuer and holder are that
+   * credential's; and that the credential is, now, neither revoked nor expired.
+   */
+  async verify(body: unknown): Promise<ZkpTokenVerificationResult> {
     if (!isObject(body) || typeof body['publicKey'] !== 'string') throw invalidInput('zkpToken, zkpData and publicKey are required');
+    const holderDID = body['holderDID'];
+    if (holderDID !== undefined && (typeof holderDID !== 'string' || holderDID === '' || holderDID.length > 512)) throw invalidInput('holderDID must be a DID', [{ field: 'holderDID', message: 'not a DID' }]);
     const v = verifyZkpToken({ zkpToken: body['zkpToken'], zkpData: body['zkpData'], publicKey: body['publicKey'] });
-    if (!v.valid || !v.claims) throw new AppError('VERIFICATION_FAILED', `ZKP token is invalid: ${v.reason ?? 'signature'}`);
-    const issuer = await this.familyB.issuerRecord(v.claims.issuer);
-    if (!issuer || issuer.publicKeyHex !== body['publicKey'].toLowerCase()) throw new AppError('VERIFICATION_FAILED', 'publicKey is not the key of the token issuer');
-    const { conditionMet, calculatedAge } = v.claims.zkpData;
-    return { success: true, conditionMet, calculatedAge, message: conditionMet ? 'ZKP token verified: condition met' : 'ZKP token verified: condition not met' };
+    if (!v.valid || !v.claims) throw fail(v.reason ?? 'signature');
+    const claims = v.claims;
+    const now = this.clock.now();
+    const late = zkpTokenTimeProblem(claims, now);
+    if (late) throw fail(late);
+    // Unknown credential and foreign signer answer alike, so the endpoint is no oracle for credential ids.
+    const record = isCredentialId(claims.credentialId) ? await this.credentials.findById(claims.credentialId) : null;
+    const issuer = record ? await this.dids.findById(record.issuerDidId) : null;
+    if (!record || !issuer || issuer.keyAlgorithm !== 'secp256k1' || issuer.publicKeyHex !== body['publicKey'].toLowerCase()) {
+      throw fail('it is not signed by the issuer of the credential it names');
+    }
+    if (claims.issuer !== issuer.did) throw fail("the token names another issuer than the credential's");
+    if (claims.holder !== record.holder) throw fail("the token names another holder than the credential's");
+    if (typeof holderDID === 'string' && (claims.holder === null || plainDid(holderDID) !== plainDid(claims.holder))) throw fail('the token is about another holder');
+    if (record.status === 'revoked') throw fail('the credential has been revoked');
+    if (record.expiresAt.getTime() <= now.getTime()) throw fail('the credential has expired');
+    const { conditionMet, calculatedAge } = claims.zkpData;
+    return {
+      success: true,
+      conditionMet,
+      calculatedAge,
+      message: conditionMet ? 'ZKP token verified: condition met' : 'ZKP token verified: condition not met',
+      issuer: issuer.did,
+      credentialId: claims.credentialId,
+      holder: claims.holder,
+      issuedAt: claims.issuedAt,
+      expiresAt: claims.expiresAt,
+    };
   }
 
   /** The default attribute: a date attribute named like a birth date, else the first date attribute. */

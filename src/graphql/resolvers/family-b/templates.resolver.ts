@@ -49,7 +49,7 @@ export class TemplatesResolver {
   }
 
   @Authorized('issuer')
-  @Query(() => VcTemplateConnection, { description: 'REST: GET /vc-templates (which answers up to 500 at once). first is 1-500; after is the templateId (cursor) of the last template seen.' })
+  @Query(() => VcTemplateConnection, { description: 'REST: GET /vc-templates?first=&after= (object form { items, hasMore, next, total }; the bare GET answers an array of at most 500 with X-Total-Count and X-Has-More). first is 1-500; after is the templateId (cursor) of the last template seen; follow pageInfo.endCursor while hasNextPage.' })
   async vcTemplates(
     @Arg('first', () => Int, { nullable: true, defaultValue: 100 }) first: number | null,
     @Arg('after', () => String, { nullable: true }) after: string | null,

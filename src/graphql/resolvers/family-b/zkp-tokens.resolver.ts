@@ -31,7 +31,8 @@ export class ZkpTokensResolver {
       zkpToken: input.zkpToken,
       zkpData: { condition: { age: d.condition.age }, conditionMet: d.conditionMet, calculatedAge: d.calculatedAge },
       publicKey: input.publicKey,
+      ...(input.holderDID != null ? { holderDID: input.holderDID } : {}),
     });
-    return { success: r.success, conditionMet: r.conditionMet, calculatedAge: r.calculatedAge, message: r.message };
+    return { success: r.success, conditionMet: r.conditionMet, calculatedAge: r.calculatedAge, message: r.message, issuer: r.issuer, credentialId: r.credentialId, holder: r.holder, issuedAt: r.issuedAt, expiresAt: r.expiresAt };
   }
 }

@@ -44,4 +44,7 @@ export class VerifyZkpTokenInput {
 
   @Field(() => String, { description: "The issuer's secp256k1 public key, hex." })
   publicKey!: string;
+
+  @Field(() => String, { nullable: true, description: 'When given, the token must be about a credential of this holder DID.' })
+  holderDID?: string;
 }

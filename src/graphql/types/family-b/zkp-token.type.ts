@@ -43,4 +43,19 @@ export class ZkpTokenVerification {
 
   @Field(() => String)
   message!: string;
+
+  @Field(() => String, { description: "Who signed: the DID of the credential's issuer (checked against the credential, not just claimed)." })
+  issuer!: string;
+
+  @Field(() => String, { description: 'The credential the token is about.' })
+  credentialId!: string;
+
+  @Field(() => String, { nullable: true, description: "The credential's holder DID (null when it has none)." })
+  holder!: string | null;
+
+  @Field(() => String, { description: 'When the condition was evaluated (RFC 3339).' })
+  issuedAt!: string;
+
+  @Field(() => String, { description: 'After this instant the token is refused (RFC 3339).' })
+  expiresAt!: string;
 }
