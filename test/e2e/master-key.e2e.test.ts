@@ -1,6 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createApp } from '../../src/app';
 import { openDatabase } from '../../src/db/database';
+import { migrate, readMigrations } from '../../src/db/migrator';
+import { PrismaManagedKeyRepository } from '../../src/db/repositories/managed-key.repository';
+import { singleKeyring } from '../../src/kms/envelope';
+import { EnvelopeKeyCustody } from '../../src/kms/key-custody';
+import { deriveCustodyKek, legacyKek } from '../../src/kms/key-derivation';
 import { createLogger } from '../../src/logging/logger';
 import { LogCapture, type TestServer, startTestServer, testConfig } from '../support/harness';
 import { request } from '../support/http';
@@ -122,6 +127,66 @@ describe('a fresh database', () => {
       await again.close();
     } finally {
       await fresh.drop();
+    }
+  });
+});
+
+describe('a database from before key checks and key separation (private keys sealed under the raw master key)', () => {
+  /** Builds such a database: migrated, a tenant, one key sealed the old way, no check value. */
+  async function legacyDatabase(master: Buffer): Promise<{ tdb: TestDatabase; tenantId: string; keyId: string; secret: Buffer }> {
+    const legacy = await createTestDatabase();
+    const db = await openDatabase(legacy.config);
+    try {
+      await migrate(db.sql, readMigrations());
+      const tenant = await db.prisma.tenant.create({ data: { id: randomUUID(), slug: 'old', name: 'Old tenant' } });
+      const secret = randomBytes(32);
+      const custody = new EnvelopeKeyCustody(singleKeyring(legacyKek(master)), new PrismaManagedKeyRepository(db.prisma));
+      const record = await custody.store({ tenantId: tenant.id, algorithm: 'secp256k1', privateKey: secret, publicKeyHex: randomBytes(33).toString('hex'), purpose: 'generated' });
+      expect(record.kekId).toBe(legacyKek(master).id);
+      return { tdb: legacy, tenantId: tenant.id, keyId: record.id, secret };
+    } finally {
+      await db.close();
+    }
+  }
+
+  test('the right key starts, old keys still open, new keys are sealed under the derived KEK', async () => {
+    const master = randomBytes(32);
+    const legacy = await legacyDatabase(master);
+    try {
+      const s = await startTestServer({ db: legacy.tdb, masterKey: master });
+      try {
+        expect(await s.app.custody.use(legacy.tenantId, legacy.keyId, (sk) => Buffer.from(sk))).toEqual(legacy.secret);
+        const key = await s.apiKey('old', ['issuer']);
+        const kp = await request(s.baseUrl, 'GET', '/generate-keypair', { headers: { 'X-API-Key': key } });
+        expect(kp.status).toBe(200);
+        const record = await s.app.custody.findByPublicKey(legacy.tenantId, 'secp256k1', kp.json.publicKey);
+        expect(record!.kekId).toBe(deriveCustodyKek(master).id);
+      } finally {
+        await s.close();
+      }
+      // From now on the stored check value decides.
+      await expect(createApp({ config: testConfig(legacy.tdb, {}, randomBytes(32)), logger: createLogger('info', new LogCapture()) })).rejects.toThrow(
+        /master key does not match this database/,
+      );
+    } finally {
+      await legacy.tdb.drop();
+    }
+  });
+
+  test('a wrong key is refused by the sealed rows themselves, and nothing is written', async () => {
+    const legacy = await legacyDatabase(randomBytes(32));
+    try {
+      const attempt = createApp({ config: testConfig(legacy.tdb, {}, randomBytes(32)), logger: createLogger('info', new LogCapture()) });
+      await expect(attempt).rejects.toThrow(/master key does not match this database/);
+      const db = await openDatabase(legacy.tdb.config);
+      try {
+        expect(await db.prisma.masterKeyCheck.count()).toBe(0);
+        expect(await db.prisma.managedKey.count()).toBe(1);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      await legacy.tdb.drop();
     }
   });
 });
