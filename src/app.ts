@@ -71,7 +71,12 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
     const masterKey = resolveMasterKey(config, logger, await databaseHasMasterKey(db.prisma));
     const keyring = await verifyMasterKey(db.prisma, masterKey);
     // One deployment-wide log signing key, derived (never stored): HKDF-SHA256(master key, info 'credgate/ledger-log-key/v1').
-    const ledger = createLedger(db.prisma, { seed: deriveLedgerSeed(masterKey), origin: `${new URL(config.publicUrl).host}/ledger` });
+    const ledger = createLedger(db.prisma, {
+      seed: deriveLedgerSeed(masterKey),
+      origin: `${new URL(config.publicUrl).host}/ledger`,
+      clock: options.clock ?? systemClock,
+      logger,
+    });
     const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
     // Workers and models start on the first face request, not at boot.
     const faces = lazyFaceEngine(() =>
