@@ -1,10 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { createApp } from '../../src/app';
 import { openDatabase } from '../../src/db/database';
 import { migrate, readMigrations } from '../../src/db/migrator';
 import { PrismaManagedKeyRepository } from '../../src/db/repositories/managed-key.repository';
 import { singleKeyring } from '../../src/kms/envelope';
 import { EnvelopeKeyCustody } from '../../src/kms/key-custody';
+import { MASTER_KEY_FILE } from '../../src/kms/master-key';
 import { deriveCustodyKek, legacyKek } from '../../src/kms/key-derivation';
 import { createLogger } from '../../src/logging/logger';
 import { LogCapture, type TestServer, startTestServer, testConfig } from '../support/harness';
@@ -187,6 +190,33 @@ describe('a database from before key checks and key separation (private keys sea
       }
     } finally {
       await legacy.tdb.drop();
+    }
+  });
+});
+
+describe('the embedded database (master.key in the data folder)', () => {
+  test('a deleted master.key is not silently replaced by a new key; a foreign one is refused', async () => {
+    const emb = await createTestDatabase('pglite');
+    try {
+      const first = await startTestServer({ db: emb });
+      await first.apiKey('acme', ['issuer']);
+      await first.close();
+      const file = path.join(emb.dataDir, MASTER_KEY_FILE);
+      const original = readFileSync(file);
+      const start = () => createApp({ config: testConfig(emb), logger: createLogger('info', new LogCapture()) });
+
+      rmSync(file);
+      await expect(start()).rejects.toThrow(/master\.key is missing but the database was created with a master key/);
+      expect(existsSync(file)).toBe(false);
+
+      writeFileSync(file, randomBytes(32).toString('base64') + '\n', { mode: 0o600 });
+      await expect(start()).rejects.toThrow(/master key does not match this database/);
+
+      writeFileSync(file, original, { mode: 0o600 });
+      const again = await startTestServer({ db: emb });
+      await again.close();
+    } finally {
+      await emb.drop();
     }
   });
 });
