@@ -52,6 +52,8 @@ export interface Ledger {
   /**
    * The stored signed head; when the log grew beyond it (or was never signed), a new head is
    * signed first, after a consistency check against the stored one (see `LogHeads.advance`).
+   * Signing takes the log's row lock: do not call it inside a transaction that appended to the
+   * same log and is still open (it would wait on that transaction's own lock).
    */
   checkpoint(logId: string): Promise<LedgerCheckpoint>;
   /** The stored signed tree heads: `latest` never signs, `advance` signs on growth only. */

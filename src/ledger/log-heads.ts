@@ -57,11 +57,18 @@ export class PgLogHeads implements LogHeads {
   readonly #signer: NoteSigner;
   readonly #publicKey: string;
   readonly #verifierKey: string;
+  // Only what is not secret is kept in ordinary fields: the seed lives in #signer alone.
+  private readonly origin: string;
+  private readonly clock: Clock;
+  private readonly logger: Logger | undefined;
 
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly options: LogHeadOptions,
+    options: LogHeadOptions,
   ) {
+    this.origin = options.origin;
+    this.clock = options.clock;
+    this.logger = options.logger;
     this.#signer = { name: options.origin, seed: Uint8Array.from(options.seed) };
     const publicKey = publicKeyOf(this.#signer.seed);
     this.#publicKey = bytesToBase64(publicKey);
@@ -123,8 +130,8 @@ export class PgLogHeads implements LogHeads {
       const bad = await this.checkNewNodes(tx, logSeq, from, size);
       if (bad) throw this.refuse(logId, from, size, bad);
 
-      const signedAt = this.options.clock.now();
-      const note = signNote(formatCheckpoint({ origin: `${this.options.origin}/${logId}`, size, rootHash: root }), this.#signer);
+      const signedAt = this.clock.now();
+      const note = signNote(formatCheckpoint({ origin: `${this.origin}/${logId}`, size, rootHash: root }), this.#signer);
       const data = { treeSize: size, rootHash: Uint8Array.from(root), note, signedAt };
       return stored
         ? tx.ledgerHead.update({ where: { logSeq }, data })
@@ -160,7 +167,7 @@ export class PgLogHeads implements LogHeads {
 
   /** Loud on purpose: a log that forks from its signed head means someone rewrote the database. */
   private refuse(logId: string, signedSize: number, size: number, reason: string): AppError {
-    this.options.logger?.error(
+    this.logger?.error(
       { logId, signedSize, size, reason },
       'LEDGER INTEGRITY FAILURE: the stored log is not an extension of its signed head; refusing to sign a new head',
     );
@@ -170,7 +177,7 @@ export class PgLogHeads implements LogHeads {
   private toCheckpoint(logId: string, head: HeadRow): LedgerCheckpoint {
     return {
       logId,
-      origin: `${this.options.origin}/${logId}`,
+      origin: `${this.origin}/${logId}`,
       treeSize: head.treeSize,
       rootHash: bytesToBase64(head.rootHash),
       note: head.note,

@@ -96,6 +96,9 @@ describe('log key', () => {
     // The seed lives only in an ES private field: no enumerable or inspectable property holds it.
     expect(Object.values(ledger).some((v) => v instanceof Uint8Array)).toBe(false);
     expect(inspect(ledger, { depth: 0, showHidden: true })).not.toMatch(/seed|Uint8Array/);
+    // Nor does the head signer it delegates to, at any depth.
+    expect(Object.values(ledger.heads).some((v) => v instanceof Uint8Array || (typeof v === 'object' && v !== null && 'seed' in v))).toBe(false);
+    expect(inspect(ledger.heads, { depth: 0, showHidden: true })).not.toMatch(/seed|Uint8Array/);
   });
 });
 
