@@ -90,3 +90,23 @@ test('after an operator rewrites a node (triggers off), reads still return the s
   }
   expect(server.logs.text()).toMatch(/refusing to sign/);
 });
+
+test('an entry whose leaf row was forged (triggers off, nodes intact) is not served as anchored, on both transports', async () => {
+  const logId = await newDidLog();
+  const seq = logId.slice('0.0.'.length);
+  await server.app.ledger.append(logId, { entryHash: sha('honest'), kind: 'test', ref: 'honest' });
+  const signed = ok(await reads[0]![1](key, logId));
+  const forged = sha('forged');
+  const forgedLeaf = createHash('sha256').update(Buffer.from([0])).update(forged).digest();
+  await server.app.db.sql.transaction(async (tx) => {
+    await tx.exec('SET LOCAL session_replication_role = replica');
+    await tx.query('UPDATE ledger_leaves SET entry_hash = $2, leaf_hash = $3 WHERE log_seq = $1 AND index = 1', [seq, Buffer.from(forged), forgedLeaf]);
+  });
+  const hex = Buffer.from(forged).toString('hex');
+  const rest = await request(server.baseUrl, 'GET', `/ledger/${logId}/entries/${hex}`, { headers: { 'X-API-Key': key } });
+  const gql = await gqlOutcome(async () => (await server.sdk(key).LedgerEntry({ logId, entryHash: hex })).ledgerEntry);
+  expect(rest.status).toBe(500);
+  expect(gql).toMatchObject({ ok: false, status: 500 });
+  // The signed head itself is untouched and still served.
+  for (const [, read] of reads) expect(ok(await read(key, logId))).toEqual(signed);
+});
