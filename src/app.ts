@@ -33,8 +33,8 @@ import { LedgerResolver } from './graphql/resolvers/ledger.resolver';
 import { FacesResolver } from './graphql/resolvers/family-a/faces.resolver';
 import { createGraphqlEndpoint } from './graphql/server';
 import { EnvelopeKeyCustody } from './kms/key-custody';
-import { kekFromMasterKey } from './kms/envelope';
 import { resolveMasterKey } from './kms/master-key';
+import { databaseHasMasterKey, verifyMasterKey } from './kms/master-key-check';
 import { type Ledger, createLedger, deriveLedgerSeed } from './ledger';
 import type { Logger } from './logging/logger';
 import { healthRoutes } from './rest/health.routes';
@@ -67,11 +67,17 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
   try {
     const applied = await migrate(db.sql, readMigrations());
     if (applied.length > 0) logger.info({ applied }, 'applied database migrations');
-    const masterKey = resolveMasterKey(config, logger);
-    const kek = kekFromMasterKey(masterKey);
+    // The master key is checked against the database before anything is sealed or signed with it.
+    const masterKey = resolveMasterKey(config, logger, await databaseHasMasterKey(db.prisma));
+    const keyring = await verifyMasterKey(db.prisma, masterKey);
     // One deployment-wide log signing key, derived (never stored): HKDF-SHA256(master key, info 'credgate/ledger-log-key/v1').
-    const ledger = createLedger(db.prisma, { seed: deriveLedgerSeed(masterKey), origin: `${new URL(config.publicUrl).host}/ledger` });
-    const custody = new EnvelopeKeyCustody(kek, new PrismaManagedKeyRepository(db.prisma));
+    const ledger = createLedger(db.prisma, {
+      seed: deriveLedgerSeed(masterKey),
+      origin: `${new URL(config.publicUrl).host}/ledger`,
+      clock: options.clock ?? systemClock,
+      logger,
+    });
+    const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
     // Workers and models start on the first face request, not at boot.
     const faces = lazyFaceEngine(() =>
       createFaceEngine({ threshold: config.faces.threshold, maxImageBytes: config.faces.maxImageBytes, ...(config.faces.workers ? { workers: config.faces.workers } : {}) }),
@@ -84,7 +90,7 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       apiKeys: new PrismaApiKeyRepository(db.prisma),
       dids: new PrismaDidRepository(db.prisma, ledger),
       custody,
-      box: new EnvelopeSecretBox(kek),
+      box: new EnvelopeSecretBox(keyring),
       schemas: new PrismaSchemaRepository(db.prisma),
       issued: new PrismaIssuedCredentialRepository(db.prisma),
       issuerPointer: new PrismaIssuerDidPointer(db.prisma),

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { Server } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, parseConfig } from './config';
+import { MasterKeyMismatchError } from './kms/master-key-check';
 import { createLogger } from './logging/logger';
 
 async function main(): Promise<void> {
@@ -16,7 +17,16 @@ async function main(): Promise<void> {
     throw e;
   }
   const logger = createLogger(config.logLevel);
-  const app = await createApp({ config, logger });
+  let app;
+  try {
+    app = await createApp({ config, logger });
+  } catch (e) {
+    if (e instanceof MasterKeyMismatchError) {
+      process.stderr.write(`credgate: refusing to start: ${e.message}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
   const server: Server = app.http.listen(config.port, config.host, () => {
     logger.info(
       { url: `http://${config.host}:${config.port}`, database: app.db.kind, graphql: '/graphql' },

@@ -2,8 +2,9 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 
 /**
  * AES-256-GCM envelope encryption. Each record gets its own data key (DEK); the DEK is wrapped
- * by the master key (KEK). The associated data binds a ciphertext to the record it belongs to,
- * so a ciphertext copied into another row fails to open.
+ * by a key-encryption key (KEK) derived from the master key (see `key-derivation.ts`). The
+ * associated data binds a ciphertext to the record it belongs to, so a ciphertext copied into
+ * another row fails to open.
  *
  * Layout: "CGE1" | kekId(8) | wrapIv(12) | wrappedDek(32) | wrapTag(16) | iv(12) | tag(16) | ct
  */
@@ -22,15 +23,34 @@ export class EnvelopeError extends Error {
 }
 
 export interface Kek {
-  /** Public fingerprint of the master key, stored beside ciphertexts to support rotation. */
+  /** Public fingerprint of the KEK, stored beside ciphertexts: it tells which KEK opens a row. */
   readonly id: string;
   readonly key: Buffer;
 }
 
-export function kekFromMasterKey(key: Buffer): Kek {
-  if (key.length !== 32) throw new EnvelopeError('master key must be 32 bytes');
+/**
+ * The KEK that seals new envelopes and every KEK an envelope may have been sealed under
+ * (`opening` includes `sealing`). Envelopes name their KEK by id, so several can coexist.
+ */
+export interface Keyring {
+  readonly sealing: Kek;
+  readonly opening: readonly Kek[];
+}
+
+/** A KEK over exactly these 32 key bytes; its id is SHA-256("credgate-kek-id\0" || key)[0..8). */
+export function kekFromKey(key: Uint8Array): Kek {
+  if (key.length !== 32) throw new EnvelopeError('a key-encryption key must be 32 bytes');
   const id = createHash('sha256').update('credgate-kek-id\0').update(key).digest().subarray(0, KEK_ID_LEN);
   return { id: id.toString('hex'), key: Buffer.from(key) };
+}
+
+/** A keyring of one KEK. */
+export function singleKeyring(kek: Kek): Keyring {
+  return { sealing: kek, opening: [kek] };
+}
+
+function isKeyring(k: Kek | Keyring): k is Keyring {
+  return 'sealing' in k;
 }
 
 function gcmEncrypt(key: Buffer, plaintext: Buffer, aad: Buffer): { iv: Buffer; ct: Buffer; tag: Buffer } {
@@ -52,7 +72,8 @@ function gcmDecrypt(key: Buffer, iv: Buffer, ct: Buffer, tag: Buffer, aad: Buffe
   }
 }
 
-export function seal(kek: Kek, plaintext: Uint8Array, associatedData: string): Buffer {
+export function seal(keys: Kek | Keyring, plaintext: Uint8Array, associatedData: string): Buffer {
+  const kek = isKeyring(keys) ? keys.sealing : keys;
   const aad = Buffer.from(associatedData, 'utf8');
   const dek = randomBytes(DEK_LEN);
   try {
@@ -77,12 +98,14 @@ export function kekIdOf(envelope: Uint8Array): string {
   return Buffer.from(envelope.subarray(MAGIC.length, MAGIC.length + KEK_ID_LEN)).toString('hex');
 }
 
-export function open(kek: Kek, envelope: Uint8Array, associatedData: string): Buffer {
+export function open(keys: Kek | Keyring, envelope: Uint8Array, associatedData: string): Buffer {
   const buf = Buffer.from(envelope);
   if (buf.length < HEADER_LEN || !buf.subarray(0, MAGIC.length).equals(MAGIC)) {
     throw new EnvelopeError('not a Credgate envelope');
   }
-  if (kekIdOf(buf) !== kek.id) throw new EnvelopeError('envelope was sealed under another master key');
+  const id = kekIdOf(buf);
+  const kek = (isKeyring(keys) ? keys.opening : [keys]).find((k) => k.id === id);
+  if (!kek) throw new EnvelopeError('envelope was sealed under another master key');
   const aad = Buffer.from(associatedData, 'utf8');
   let o = MAGIC.length + KEK_ID_LEN;
   const take = (n: number): Buffer => buf.subarray(o, (o += n));

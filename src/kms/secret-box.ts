@@ -1,15 +1,15 @@
 import type { SecretBox } from '../domain/ports';
-import { type Kek, open, seal } from './envelope';
+import { type Keyring, open, seal } from './envelope';
 
 /** Seals records other than private keys (e.g. the issuer's plaintext copy of a subject). */
 export class EnvelopeSecretBox implements SecretBox {
-  constructor(private readonly kek: Kek) {}
+  constructor(private readonly keys: Keyring) {}
 
   seal(plaintext: Uint8Array, context: string): Uint8Array {
-    return seal(this.kek, plaintext, `credgate/secret/v1|${context}`);
+    return seal(this.keys, plaintext, `credgate/secret/v1|${context}`);
   }
 
   open(envelope: Uint8Array, context: string): Uint8Array {
-    return open(this.kek, envelope, `credgate/secret/v1|${context}`);
+    return open(this.keys, envelope, `credgate/secret/v1|${context}`);
   }
 }

@@ -1,4 +1,5 @@
 import type { Prisma } from '../db/database';
+import type { LogHeads } from './log-heads';
 
 /** An entry to anchor: the SHA-256 of a record, what kind of record, and its id. */
 export interface LedgerEntry {
@@ -13,7 +14,7 @@ export interface AppendResult {
   readonly created: boolean;
 }
 
-/** A signed C2SP checkpoint of a log's current head. */
+/** A signed C2SP checkpoint of a log: the stored signed tree head (STH). */
 export interface LedgerCheckpoint {
   readonly logId: string;
   readonly origin: string;
@@ -26,6 +27,8 @@ export interface LedgerCheckpoint {
   readonly verifierKey: string;
   /** base64 Ed25519 public key of the log. */
   readonly publicKey: string;
+  /** ISO 8601 time the head was signed (not part of the signed note): reads never re-sign. */
+  readonly signedAt: string;
 }
 
 export interface FoundEntry {
@@ -46,7 +49,15 @@ export interface Ledger {
   appendInTransaction(tx: Prisma.TransactionClient, logId: string, entry: LedgerEntry): Promise<AppendResult>;
   append(logId: string, entry: LedgerEntry): Promise<AppendResult>;
   findEntry(logId: string, entryHash: Uint8Array): Promise<FoundEntry | null>;
+  /**
+   * The stored signed head; when the log grew beyond it (or was never signed), a new head is
+   * signed first, after a consistency check against the stored one (see `LogHeads.advance`).
+   * Signing takes the log's row lock: do not call it inside a transaction that appended to the
+   * same log and is still open (it would wait on that transaction's own lock).
+   */
   checkpoint(logId: string): Promise<LedgerCheckpoint>;
+  /** The stored signed tree heads: `latest` never signs, `advance` signs on growth only. */
+  readonly heads: LogHeads;
   /** base64 hashes; throws NOT_FOUND for an unknown log, INVALID_INPUT for index >= treeSize or treeSize beyond the head. */
   inclusionProof(logId: string, leafIndex: number, treeSize: number): Promise<string[]>;
   consistencyProof(logId: string, fromSize: number, toSize: number): Promise<string[]>;

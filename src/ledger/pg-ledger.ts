@@ -1,20 +1,11 @@
 import { AppError, invalidInput } from '../errors';
 import { bytesToBase64 } from '../domain/encoding';
-import {
-  type NoteSigner,
-  appendLeaf,
-  consistencyProof,
-  formatCheckpoint,
-  formatVerifierKey,
-  inclusionProof,
-  isValidKeyName,
-  leafHash,
-  publicKeyOf,
-  rootAt,
-  signNote,
-} from '../domain/merkle';
+import { appendLeaf, consistencyProof, inclusionProof, isValidKeyName, leafHash } from '../domain/merkle';
+import { type Clock, systemClock } from '../domain/ports';
 import type { Prisma, PrismaClient } from '../db/database';
+import type { Logger } from '../logging/logger';
 import type { AppendResult, FoundEntry, Ledger, LedgerCheckpoint, LedgerEntry } from './ledger.port';
+import { PgLogHeads } from './log-heads';
 import { parseLedgerId } from './log-id';
 import { PgNodeReader } from './pg-node-reader';
 
@@ -26,6 +17,10 @@ export interface LedgerOptions {
    * checkpoint origin line is `<origin>/<logId>`, so one verifier key covers every log.
    */
   readonly origin: string;
+  /** Stamps `signedAt` of new heads (default: the system clock). */
+  readonly clock?: Clock;
+  /** Receives the error-level line when a log fails its integrity check. */
+  readonly logger?: Logger;
 }
 
 /** Most leaf hashes one `leafHashes` call returns. */
@@ -71,13 +66,13 @@ function checkEntry(entry: LedgerEntry): void {
  *
  * Stored hashes are served as stored, never "repaired": a tampered row shows up as a root or a
  * proof that no longer matches a checkpoint signed earlier, which is what clients verify against.
+ * Checkpoints are the stored signed heads (`PgLogHeads`): a read never signs over whatever the
+ * database holds; a larger head is signed only after a consistency check against the stored one.
+ * The rows themselves are append-only in the database (migration 20261123040001 triggers).
  */
 export class PgLedger implements Ledger {
-  /** ES private: never enumerated, serialised or inspected. */
-  readonly #signer: NoteSigner;
-  readonly #publicKey: Uint8Array;
-  readonly #verifierKey: string;
-  private readonly origin: string;
+  /** Holds the signing key (in an ES-private field): the only signer of checkpoints. */
+  readonly heads: PgLogHeads;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -85,10 +80,12 @@ export class PgLedger implements Ledger {
   ) {
     if (!isValidKeyName(options.origin)) throw new Error('ledger origin must be a valid note key name (no spaces or "+")');
     if (options.seed.length !== 32) throw new Error('ledger seed must be 32 bytes');
-    this.#signer = { name: options.origin, seed: Uint8Array.from(options.seed) };
-    this.#publicKey = publicKeyOf(this.#signer.seed);
-    this.#verifierKey = formatVerifierKey(options.origin, this.#publicKey);
-    this.origin = options.origin;
+    this.heads = new PgLogHeads(prisma, {
+      seed: options.seed,
+      origin: options.origin,
+      clock: options.clock ?? systemClock,
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
   }
 
   async appendInTransaction(tx: Prisma.TransactionClient, logId: string, entry: LedgerEntry): Promise<AppendResult> {
@@ -134,21 +131,8 @@ export class PgLedger implements Ledger {
     return { leafIndex: row.index, kind: row.kind, ref: row.ref, leafHash: bytesToBase64(row.leafHash) };
   }
 
-  async checkpoint(logId: string): Promise<LedgerCheckpoint> {
-    const logSeq = parseLedgerId(logId);
-    const treeSize = await this.head(logSeq);
-    const root = await rootAt(treeSize, this.reader(logSeq));
-    const origin = `${this.origin}/${logId}`;
-    const note = signNote(formatCheckpoint({ origin, size: treeSize, rootHash: root }), this.#signer);
-    return {
-      logId,
-      origin,
-      treeSize,
-      rootHash: bytesToBase64(root),
-      note,
-      verifierKey: this.#verifierKey,
-      publicKey: bytesToBase64(this.#publicKey),
-    };
+  checkpoint(logId: string): Promise<LedgerCheckpoint> {
+    return this.heads.current(logId);
   }
 
   async inclusionProof(logId: string, leafIndex: number, treeSize: number): Promise<string[]> {

@@ -1,5 +1,6 @@
-import { invalidInput, notFound } from '../errors';
-import { hexToBytes } from '../domain/encoding';
+import { AppError, invalidInput, notFound } from '../errors';
+import { base64ToBytes, bytesToBase64, hexToBytes } from '../domain/encoding';
+import { leafHash, verifyInclusion } from '../domain/merkle';
 import type { Actor } from '../domain/tenancy/actor';
 import type { FoundEntry, Ledger, LedgerCheckpoint } from '../ledger/ledger.port';
 
@@ -106,6 +107,12 @@ export class LedgerService {
     // Read after the entry was found, so the head already includes it.
     const checkpoint = await this.ledger.checkpoint(logId);
     const proof = await this.ledger.inclusionProof(logId, found.leafIndex, checkpoint.treeSize);
+    // The service never calls an entry anchored unless its own proof verifies against the signed
+    // head from the hash the caller asked for: a leaf row rewritten in the database fails here.
+    const anchored =
+      found.leafHash === bytesToBase64(leafHash(entryHash)) &&
+      verifyInclusion(leafHash(entryHash), found.leafIndex, checkpoint.treeSize, proof.map((p) => base64ToBytes(p)), base64ToBytes(checkpoint.rootHash));
+    if (!anchored) throw new AppError('INTERNAL', `ledger log ${logId} failed its integrity check: the stored entry does not verify against the signed head`);
     return { ...found, logId, entryHash: entryHashHex.toLowerCase(), treeSize: checkpoint.treeSize, proof, checkpoint };
   }
 

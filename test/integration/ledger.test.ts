@@ -96,6 +96,9 @@ describe('log key', () => {
     // The seed lives only in an ES private field: no enumerable or inspectable property holds it.
     expect(Object.values(ledger).some((v) => v instanceof Uint8Array)).toBe(false);
     expect(inspect(ledger, { depth: 0, showHidden: true })).not.toMatch(/seed|Uint8Array/);
+    // Nor does the head signer it delegates to, at any depth.
+    expect(Object.values(ledger.heads).some((v) => v instanceof Uint8Array || (typeof v === 'object' && v !== null && 'seed' in v))).toBe(false);
+    expect(inspect(ledger.heads, { depth: 0, showHidden: true })).not.toMatch(/seed|Uint8Array/);
   });
 });
 
@@ -223,6 +226,15 @@ describe('transactions', () => {
 describe('tampering with stored rows is detected against a checkpoint signed before it', () => {
   /** Flips the lowest bit of the first byte, in SQL, as an attacker or a disk error would. */
   const flip = (column: string) => `${column} = set_byte(${column}, 0, get_byte(${column}, 0) # 1)`;
+  /**
+   * The append-only triggers refuse these updates (see ledger-integrity.test.ts); a superuser can
+   * switch triggers off, which is the case these tests cover.
+   */
+  const tamper = (sql: string, params: unknown[]) =>
+    db.sql.transaction(async (tx) => {
+      await tx.exec('SET LOCAL session_replication_role = replica');
+      return tx.query(sql, params);
+    });
 
   async function signedLog(tag: string) {
     const logId = await newLog();
@@ -233,17 +245,16 @@ describe('tampering with stored rows is detected against a checkpoint signed bef
     return { logId, seq: logId.slice('0.0.'.length), signed, leaves };
   }
 
-  test('a corrupted ledger_nodes row: the new head forks from the signed one and proofs through the node fail', async () => {
+  test('a corrupted ledger_nodes row: the signed head is still served (never re-signed) and proofs through the node fail', async () => {
     const { logId, seq, signed, leaves } = await signedLog('bad-node');
     // Node (level 2, index 8) covers leaves 32..35; it is one of the three tiles of the size-37 root.
-    const updated = await db.sql.query(`UPDATE ledger_nodes SET ${flip('hash')} WHERE log_seq = $1 AND level = 2 AND index = 8 RETURNING 1`, [seq]);
+    const updated = await tamper(`UPDATE ledger_nodes SET ${flip('hash')} WHERE log_seq = $1 AND level = 2 AND index = 8 RETURNING 1`, [seq]);
     expect(updated).toHaveLength(1);
 
-    // The server still signs what it computes, so the new note verifies on its own ...
+    // Reads serve the stored signed head: the server never signs a second root for the same size.
     const after = open(await ledger.checkpoint(logId), logId);
     expect(after.size).toBe(37);
-    // ... but it is a second signed root for the same size: comparing heads detects the fork.
-    expect(Buffer.from(after.root)).not.toEqual(Buffer.from(signed.root));
+    expect(Buffer.from(after.root)).toEqual(Buffer.from(signed.root));
     // An auditor recomputing from the (intact) leaves gets the signed root, not the served one.
     expect(Buffer.from(rootFromLeafHashes((await ledger.leafHashes(logId, 0, 37)).map(b64)))).toEqual(Buffer.from(signed.root));
     // Inclusion proofs whose path uses the node (leaves 0..31 and 36) fail against the signed root;
@@ -262,10 +273,10 @@ describe('tampering with stored rows is detected against a checkpoint signed bef
 
   test('a corrupted ledger_leaves row: the served leaf hash fails its inclusion proof and the leaves no longer give the signed root', async () => {
     const { logId, seq, signed, leaves } = await signedLog('bad-leaf');
-    const updated = await db.sql.query(`UPDATE ledger_leaves SET ${flip('leaf_hash')} WHERE log_seq = $1 AND index = 5 RETURNING 1`, [seq]);
+    const updated = await tamper(`UPDATE ledger_leaves SET ${flip('leaf_hash')} WHERE log_seq = $1 AND index = 5 RETURNING 1`, [seq]);
     expect(updated).toHaveLength(1);
 
-    // The head is computed from ledger_nodes, so it is unchanged: only the leaf data is wrong.
+    // The stored head is served unchanged: only the leaf data is wrong.
     expect(Buffer.from(open(await ledger.checkpoint(logId), logId).root)).toEqual(Buffer.from(signed.root));
     // Detected by an auditor: the served leaves no longer hash to the signed root.
     const served = (await ledger.leafHashes(logId, 0, 37)).map(b64);

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { EnvelopeError, kekFromMasterKey, kekIdOf, open, seal } from '../../src/kms/envelope';
+import { EnvelopeError, kekFromKey, kekIdOf, open, seal } from '../../src/kms/envelope';
 
 describe('AES-256-GCM envelope', () => {
-  const kek = kekFromMasterKey(randomBytes(32));
+  const kek = kekFromKey(randomBytes(32));
   const secret = randomBytes(32);
 
   test('round trip, with a fresh data key and nonce each time', () => {
@@ -19,7 +19,7 @@ describe('AES-256-GCM envelope', () => {
   });
 
   test('another master key cannot open it', () => {
-    expect(() => open(kekFromMasterKey(randomBytes(32)), seal(kek, secret, 'r'), 'r')).toThrow(/another master key/);
+    expect(() => open(kekFromKey(randomBytes(32)), seal(kek, secret, 'r'), 'r')).toThrow(/another master key/);
   });
 
   test('every flipped byte is detected', () => {
@@ -37,6 +37,6 @@ describe('AES-256-GCM envelope', () => {
   });
 
   test('the master key must be 32 bytes', () => {
-    expect(() => kekFromMasterKey(randomBytes(16))).toThrow(EnvelopeError);
+    expect(() => kekFromKey(randomBytes(16))).toThrow(EnvelopeError);
   });
 });

@@ -22,6 +22,9 @@ export class LedgerCheckpoint {
 
   @Field(() => String, { description: 'Ed25519 public key of the log, base64.' })
   publicKey!: string;
+
+  @Field(() => String, { description: 'ISO 8601 time this head was signed. Not in the note; reads serve the stored head and never re-sign.' })
+  signedAt!: string;
 }
 
 @ObjectType({ description: 'An RFC 9162 inclusion proof (REST: GET /ledger/{logId}/proof/inclusion).' })

@@ -1,0 +1,189 @@
+import { AppError } from '../errors';
+import { bytesToBase64 } from '../domain/encoding';
+import {
+  type NoteSigner,
+  appendLeaves,
+  consistencyProof,
+  equalBytes,
+  formatCheckpoint,
+  formatVerifierKey,
+  leafHash,
+  publicKeyOf,
+  rootAt,
+  signNote,
+  verifyConsistency,
+} from '../domain/merkle';
+import type { Clock } from '../domain/ports';
+import type { Prisma, PrismaClient } from '../db/database';
+import type { Logger } from '../logging/logger';
+import type { LedgerCheckpoint } from './ledger.port';
+import { parseLedgerId } from './log-id';
+import { PgNodeReader } from './pg-node-reader';
+
+/** The stored signed tree heads of the logs; the only code that signs checkpoints. */
+export interface LogHeads {
+  /** The stored signed head, or null when the log was never signed. Never signs. NOT_FOUND for an unknown log. */
+  latest(logId: string): Promise<LedgerCheckpoint | null>;
+  /**
+   * Signs and stores a new head when the log grew beyond the stored one, after checking that the
+   * grown tree is consistent with it (and that every node written since matches its leaves);
+   * otherwise returns the stored head. Refuses (INTERNAL, logged at error level) a fork or a
+   * log smaller than its signed head. Appenders call it after a batch; reads call it lazily.
+   */
+  advance(logId: string): Promise<LedgerCheckpoint>;
+}
+
+export interface LogHeadOptions {
+  readonly seed: Uint8Array;
+  readonly origin: string;
+  readonly clock: Clock;
+  readonly logger?: Logger;
+}
+
+interface HeadRow {
+  readonly treeSize: number;
+  readonly rootHash: Uint8Array;
+  readonly note: string;
+  readonly signedAt: Date;
+}
+
+/** Leaves re-derived per query while checking the nodes written since the last signed head. */
+const VERIFY_CHUNK = 10_000;
+/** Signing happens under the log row lock, like an append (see pg-ledger APPEND_TX). */
+const ADVANCE_TX = { maxWait: 15_000, timeout: 60_000 } as const;
+
+/** `ledger_heads` on PostgreSQL/PGlite. Holds the log signing key in an ES-private field. */
+export class PgLogHeads implements LogHeads {
+  readonly #signer: NoteSigner;
+  readonly #publicKey: string;
+  readonly #verifierKey: string;
+  // Only what is not secret is kept in ordinary fields: the seed lives in #signer alone.
+  private readonly origin: string;
+  private readonly clock: Clock;
+  private readonly logger: Logger | undefined;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    options: LogHeadOptions,
+  ) {
+    this.origin = options.origin;
+    this.clock = options.clock;
+    this.logger = options.logger;
+    this.#signer = { name: options.origin, seed: Uint8Array.from(options.seed) };
+    const publicKey = publicKeyOf(this.#signer.seed);
+    this.#publicKey = bytesToBase64(publicKey);
+    this.#verifierKey = formatVerifierKey(options.origin, publicKey);
+  }
+
+  async latest(logId: string): Promise<LedgerCheckpoint | null> {
+    const logSeq = parseLedgerId(logId);
+    const rows = await this.prisma.$queryRaw<{ found: number; tree_size: number | null; root_hash: Uint8Array | null; note: string | null; signed_at: Date | null }[]>`
+      SELECT 1 AS found, h.tree_size, h.root_hash, h.note, h.signed_at
+      FROM ledger_logs g LEFT JOIN ledger_heads h ON h.log_seq = g.seq WHERE g.seq = ${logSeq}`;
+    const row = rows[0];
+    if (!row) throw new AppError('NOT_FOUND', 'ledger log not found');
+    if (row.tree_size === null) return null;
+    return this.toCheckpoint(logId, { treeSize: Number(row.tree_size), rootHash: row.root_hash!, note: row.note!, signedAt: row.signed_at! });
+  }
+
+  /**
+   * The stored head when it covers the whole log (one query, no signature); a new head when the
+   * log grew. The size and the head come from one statement, so a concurrent append cannot make
+   * the stored head look larger than the log.
+   */
+  async current(logId: string): Promise<LedgerCheckpoint> {
+    const logSeq = parseLedgerId(logId);
+    const rows = await this.prisma.$queryRaw<{ size: number; tree_size: number | null; root_hash: Uint8Array | null; note: string | null; signed_at: Date | null }[]>`
+      SELECT g.tree_size AS size, h.tree_size, h.root_hash, h.note, h.signed_at
+      FROM ledger_logs g LEFT JOIN ledger_heads h ON h.log_seq = g.seq WHERE g.seq = ${logSeq}`;
+    const row = rows[0];
+    if (!row) throw new AppError('NOT_FOUND', 'ledger log not found');
+    if (row.tree_size !== null && Number(row.tree_size) === Number(row.size)) {
+      return this.toCheckpoint(logId, { treeSize: Number(row.tree_size), rootHash: row.root_hash!, note: row.note!, signedAt: row.signed_at! });
+    }
+    return this.advance(logId);
+  }
+
+  async advance(logId: string): Promise<LedgerCheckpoint> {
+    const logSeq = parseLedgerId(logId);
+    const head = await this.prisma.$transaction(async (tx) => {
+      // The log row lock: no append changes the tree while it is checked and signed, and two
+      // signers of one log take turns (the second finds the head already advanced).
+      const locked = await tx.$queryRaw<{ tree_size: number }[]>`SELECT tree_size FROM ledger_logs WHERE seq = ${logSeq} FOR UPDATE`;
+      if (!locked[0]) throw new AppError('NOT_FOUND', 'ledger log not found');
+      const size = Number(locked[0].tree_size);
+      const stored = await tx.ledgerHead.findUnique({ where: { logSeq } });
+      if (stored && stored.treeSize > size) {
+        throw this.refuse(logId, stored.treeSize, size, `the log has ${size} leaves, smaller than its signed head of ${stored.treeSize}`);
+      }
+      if (stored && stored.treeSize === size) return stored;
+
+      const reader = new PgNodeReader(tx, logSeq);
+      const from = stored?.treeSize ?? 0;
+      const root = await rootAt(size, reader);
+      if (stored && from > 0) {
+        const proof = await consistencyProof(from, size, reader);
+        if (!verifyConsistency(from, size, proof, stored.rootHash, root)) {
+          throw this.refuse(logId, from, size, `the tree of ${size} leaves is not consistent with the signed head of ${from}`);
+        }
+      }
+      const bad = await this.checkNewNodes(tx, logSeq, from, size);
+      if (bad) throw this.refuse(logId, from, size, bad);
+
+      const signedAt = this.clock.now();
+      const note = signNote(formatCheckpoint({ origin: `${this.origin}/${logId}`, size, rootHash: root }), this.#signer);
+      const data = { treeSize: size, rootHash: Uint8Array.from(root), note, signedAt };
+      return stored
+        ? tx.ledgerHead.update({ where: { logSeq }, data })
+        : tx.ledgerHead.create({ data: { logSeq, ...data } });
+    }, ADVANCE_TX);
+    return this.toCheckpoint(logId, head);
+  }
+
+  /**
+   * Re-derives, from the leaf rows, every node appended since the signed head and compares it
+   * with the stored one; also checks each leaf hash is H(0x00 || entryHash). Returns what is
+   * wrong, or null. Linear in the growth only.
+   */
+  private async checkNewNodes(tx: Prisma.TransactionClient, logSeq: bigint, from: number, size: number): Promise<string | null> {
+    const reader = new PgNodeReader(tx, logSeq);
+    for (let start = from; start < size; start += VERIFY_CHUNK) {
+      const end = Math.min(size, start + VERIFY_CHUNK);
+      const leaves = await tx.ledgerLeaf.findMany({
+        where: { logSeq, index: { gte: start, lt: end } },
+        orderBy: { index: 'asc' },
+        select: { index: true, entryHash: true, leafHash: true },
+      });
+      if (leaves.length !== end - start || leaves.some((l, i) => l.index !== start + i)) return `leaves ${start}..${end - 1} are incomplete`;
+      const wrongLeaf = leaves.find((l) => !equalBytes(leafHash(l.entryHash), l.leafHash));
+      if (wrongLeaf) return `leaf ${wrongLeaf.index} is not the hash of its entry`;
+      const expected = await appendLeaves(start, leaves.map((l) => Uint8Array.from(l.leafHash)), reader);
+      const stored = await reader.getNodes(expected);
+      const wrongNode = expected.find((n, i) => !equalBytes(n.hash, stored[i]!));
+      if (wrongNode) return `node (${wrongNode.level}, ${wrongNode.index}) does not match the leaves below it`;
+    }
+    return null;
+  }
+
+  /** Loud on purpose: a log that forks from its signed head means someone rewrote the database. */
+  private refuse(logId: string, signedSize: number, size: number, reason: string): AppError {
+    this.logger?.error(
+      { logId, signedSize, size, reason },
+      'LEDGER INTEGRITY FAILURE: the stored log is not an extension of its signed head; refusing to sign a new head',
+    );
+    return new AppError('INTERNAL', `ledger log ${logId} failed its integrity check (${reason}); refusing to sign a new head`);
+  }
+
+  private toCheckpoint(logId: string, head: HeadRow): LedgerCheckpoint {
+    return {
+      logId,
+      origin: `${this.origin}/${logId}`,
+      treeSize: head.treeSize,
+      rootHash: bytesToBase64(head.rootHash),
+      note: head.note,
+      verifierKey: this.#verifierKey,
+      publicKey: this.#publicKey,
+      signedAt: head.signedAt.toISOString(),
+    };
+  }
+}
