@@ -16,6 +16,8 @@ import { PrismaTemplateRepository } from './db/repositories/template.repository'
 import { EnvelopeSecretBox } from './kms/secret-box';
 import { type Clock, type FaceEngine, type KeyCustody, systemClock } from './domain/ports';
 import { createFaceEngine } from './biometrics';
+import { createCanonicalizer } from './canon';
+import { DEFAULT_JSONLD_BUDGET, registerCanonicalizationExecutor } from './domain/contexts';
 import { lazyFaceEngine } from './services/biometrics.service';
 import { buildGraphqlSchema } from './graphql/build-schema';
 import { DidsResolver } from './graphql/resolvers/dids.resolver';
@@ -104,6 +106,10 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
 export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { config, logger } = options;
   const { db, services, custody, ledger, faces } = await createCore(options);
+  // JSON-LD canonicalisation leaves the event loop: worker threads (started on first use) with a deadline.
+  const { workers, deadlineMs, queueLimit, maxObjects, maxValues } = config.canon;
+  const canon = createCanonicalizer({ workers, deadlineMs, queueLimit, budget: { ...DEFAULT_JSONLD_BUDGET, maxObjects, maxValues } });
+  const unregisterCanon = registerCanonicalizationExecutor(canon);
   const resolvers = new Map<unknown, unknown>([
     [KeysResolver, new KeysResolver(services.keys, services.users)],
     [DidsResolver, new DidsResolver(services.dids, services.users)],
@@ -145,6 +151,8 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     ledger,
     async close() {
       await graphql.stop();
+      unregisterCanon();
+      await canon.close();
       await faces.close();
       await db.close();
     },
