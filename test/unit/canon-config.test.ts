@@ -2,7 +2,7 @@ import { ConfigError, parseConfig } from '../../src/config';
 
 describe('canonicalisation configuration', () => {
   test('defaults: two workers, a 2 s deadline, a queue of 256 and the default JSON-LD budget', () => {
-    expect(parseConfig({}, '/srv/app').canon).toEqual({ workers: 2, deadlineMs: 2000, queueLimit: 256, maxObjects: 256, maxValues: 4096 });
+    expect(parseConfig({}, '/srv/app').canon).toEqual({ workers: 2, deadlineMs: 2000, queueLimit: 256, maxObjects: 256, maxValues: 1024 });
   });
 
   test('each variable is read and checked', () => {

@@ -22,7 +22,7 @@ export interface JsonLdBudget {
 
 export const DEFAULT_JSONLD_BUDGET: JsonLdBudget = Object.freeze({
   maxObjects: 256,
-  maxValues: 4096,
+  maxValues: 1024,
   maxDepth: 32,
   maxChars: 1024 * 1024,
 });
