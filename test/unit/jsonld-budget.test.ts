@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
 import { DEFAULT_JSONLD_BUDGET, assertWithinJsonLdBudget } from '../../src/domain/contexts';
-import { decodeCryptograph, encodeCryptograph } from '../../src/domain/cryptograph';
+import { base45Encode, decodeCryptograph, encodeCryptograph, signCompactEdDsaJws } from '../../src/domain/cryptograph';
 import { MAX_ATTRIBUTES } from '../../src/domain/schemas/attribute-definitions';
 import { expectAppError } from '../support/app-error';
 
@@ -37,5 +38,14 @@ describe('decodeCryptograph and the JSON-LD budget', () => {
     const text = encodeCryptograph({ '@context': ['https://www.w3.org/2018/credentials/v1'], credentialSubject: { name: Array.from({ length: 5000 }, () => ({})) } }, { seed: randomBytes(32), kid: 'did:example:1#k' });
     expect(text.length).toBeLessThan(3391);
     expectAppError(() => decodeCryptograph(text), 'DOCUMENT_TOO_LARGE', /^cryptograph exceeds the JSON-LD budget/);
+  });
+
+  it('refuses a payload nested 60,000 deep (481 characters) with DOCUMENT_TOO_LARGE, not a stack overflow', () => {
+    const depth = 60_000;
+    const payload = `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    const jws = signCompactEdDsaJws({ kid: 'did:example:1#k' }, new TextEncoder().encode(payload), randomBytes(32));
+    const text = `CG1:${base45Encode(deflateRawSync(Buffer.from(jws), { level: 9 }))}`;
+    expect(text.length).toBeLessThan(1000);
+    expectAppError(() => decodeCryptograph(text), 'DOCUMENT_TOO_LARGE', /levels of nesting/);
   });
 });
