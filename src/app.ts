@@ -106,10 +106,6 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
 export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { config, logger } = options;
   const { db, services, custody, ledger, faces } = await createCore(options);
-  // JSON-LD canonicalisation leaves the event loop: worker threads (started on first use) with a deadline.
-  const { workers, deadlineMs, queueLimit, maxObjects, maxValues } = config.canon;
-  const canon = createCanonicalizer({ workers, deadlineMs, queueLimit, budget: { ...DEFAULT_JSONLD_BUDGET, maxObjects, maxValues } });
-  const unregisterCanon = registerCanonicalizationExecutor(canon);
   const resolvers = new Map<unknown, unknown>([
     [KeysResolver, new KeysResolver(services.keys, services.users)],
     [DidsResolver, new DidsResolver(services.dids, services.users)],
@@ -142,6 +138,12 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   http.use(restRouter(services, config.bodyLimitBytes, config.faces.maxImageBytes));
   http.use(notFoundHandler());
   http.use(errorHandler());
+
+  // JSON-LD canonicalisation leaves the event loop: worker threads (started on first use) with a
+  // deadline. Registered last, once nothing above can fail and leave it registered.
+  const { workers, deadlineMs, queueLimit, maxObjects, maxValues } = config.canon;
+  const canon = createCanonicalizer({ workers, deadlineMs, queueLimit, budget: { ...DEFAULT_JSONLD_BUDGET, maxObjects, maxValues } });
+  const unregisterCanon = registerCanonicalizationExecutor(canon);
 
   return {
     http,
