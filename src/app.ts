@@ -16,6 +16,8 @@ import { PrismaTemplateRepository } from './db/repositories/template.repository'
 import { EnvelopeSecretBox } from './kms/secret-box';
 import { type Clock, type FaceEngine, type KeyCustody, systemClock } from './domain/ports';
 import { createFaceEngine } from './biometrics';
+import { createCanonicalizer } from './canon';
+import { DEFAULT_JSONLD_BUDGET, registerCanonicalizationExecutor } from './domain/contexts';
 import { lazyFaceEngine } from './services/biometrics.service';
 import { buildGraphqlSchema } from './graphql/build-schema';
 import { DidsResolver } from './graphql/resolvers/dids.resolver';
@@ -143,6 +145,12 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   http.use(notFoundHandler());
   http.use(errorHandler());
 
+  // JSON-LD canonicalisation leaves the event loop: worker threads (started on first use) with a
+  // deadline. Registered last, once nothing above can fail and leave it registered.
+  const { workers, deadlineMs, queueLimit, maxObjects, maxValues } = config.canon;
+  const canon = createCanonicalizer({ workers, deadlineMs, queueLimit, budget: { ...DEFAULT_JSONLD_BUDGET, maxObjects, maxValues } });
+  const unregisterCanon = registerCanonicalizationExecutor(canon);
+
   return {
     http,
     db,
@@ -151,6 +159,8 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     ledger,
     async close() {
       await graphql.stop();
+      unregisterCanon();
+      await canon.close();
       await faces.close();
       await db.close();
     },

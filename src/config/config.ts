@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_JSONLD_BUDGET } from '../domain/contexts/jsonld-budget';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -26,6 +27,16 @@ export interface Config {
     readonly maxImageBytes: number;
     /** Inference workers; defaults to the number of cores. */
     readonly workers: number | undefined;
+  };
+  /** JSON-LD canonicalisation: structural budget, worker threads and deadline (docs/security/canon.md). */
+  readonly canon: {
+    readonly workers: number;
+    readonly deadlineMs: number;
+    readonly queueLimit: number;
+    /** Most JSON objects a document may contain (each a potential blank node). */
+    readonly maxObjects: number;
+    /** Most JSON values (of any kind) a document may contain. */
+    readonly maxValues: number;
   };
 }
 
@@ -96,6 +107,25 @@ function parseFaces(env: NodeJS.ProcessEnv): Config['faces'] {
   return { threshold, maxImageBytes: m === undefined ? 8 * 1024 * 1024 : Number(m), workers: w === undefined ? undefined : Number(w) };
 }
 
+function intIn(env: NodeJS.ProcessEnv, name: string, min: number, max: number, fallback: number): number {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
+  return Number(raw);
+}
+
+function parseCanon(env: NodeJS.ProcessEnv): Config['canon'] {
+  return {
+    // Two workers: enough for honest traffic (a credential canonicalises in milliseconds) while a
+    // hostile burst can occupy at most two cores for one deadline each.
+    workers: intIn(env, 'CREDGATE_CANON_WORKERS', 1, 64, 2),
+    deadlineMs: intIn(env, 'CREDGATE_CANON_DEADLINE_MS', 10, 600_000, 2000),
+    queueLimit: intIn(env, 'CREDGATE_CANON_QUEUE_LIMIT', 1, 100_000, 256),
+    maxObjects: intIn(env, 'CREDGATE_JSONLD_MAX_OBJECTS', 16, 10_000_000, DEFAULT_JSONLD_BUDGET.maxObjects),
+    maxValues: intIn(env, 'CREDGATE_JSONLD_MAX_VALUES', 64, 100_000_000, DEFAULT_JSONLD_BUDGET.maxValues),
+  };
+}
+
 /**
  * Parses the environment into a frozen Config. Throws ConfigError with a one-line reason on the
  * first invalid value, so start-up fails fast instead of misbehaving later.
@@ -149,5 +179,6 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     logLevel,
     bodyLimitBytes: parseBodyLimit(nonEmpty(env, 'CREDGATE_BODY_LIMIT_BYTES')),
     faces: Object.freeze(parseFaces(env)),
+    canon: Object.freeze(parseCanon(env)),
   });
 }

@@ -19,6 +19,10 @@ export const ERROR_STATUS = {
   DID_NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  /** A JSON-LD document over its structural budget (objects, values, depth, size), refused before canonicalisation. */
+  DOCUMENT_TOO_LARGE: 413,
+  /** A canonicalisation that ran past its deadline; the worker running it was terminated. */
+  CANONICALIZATION_BUDGET: 422,
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNSUPPORTED_DID_METHOD: 501,
   SERVICE_UNAVAILABLE: 503,

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
 import { type CredgateApp, createApp } from '../../src/app';
 import type { Config } from '../../src/config';
+import { DEFAULT_JSONLD_BUDGET } from '../../src/domain/contexts';
 import type { Clock } from '../../src/domain/ports';
 import { createLogger } from '../../src/logging/logger';
 import { createCredgateClient, type Sdk } from '../../src/sdk';
@@ -59,6 +60,8 @@ export function testConfig(db: TestDatabase, overrides: Partial<Config> = {}, ma
     logLevel: 'info' as const,
     bodyLimitBytes: 64 * 1024,
     faces: { threshold: 0.6, maxImageBytes: 8 * 1024 * 1024, workers: 1 },
+    // A generous deadline: the test machine is shared, and the budget tests set their own.
+    canon: { workers: 1, deadlineMs: 10_000, queueLimit: 256, maxObjects: DEFAULT_JSONLD_BUDGET.maxObjects, maxValues: DEFAULT_JSONLD_BUDGET.maxValues },
     ...overrides,
   });
 }

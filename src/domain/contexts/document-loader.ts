@@ -40,6 +40,12 @@ export const PINNED_CONTEXTS: ReadonlyMap<string, unknown> = new Map<string, unk
 );
 
 /**
+ * What each loader made by {@link createDocumentLoader} serves beyond the pinned contexts, so a
+ * canonicalisation worker (which cannot receive a function) can rebuild the very same loader.
+ */
+const LOADER_EXTRAS = new WeakMap<DocumentLoader, readonly [string, unknown][]>();
+
+/**
  * A jsonld document loader that serves only the pinned contexts plus `extra` (URL -> full JSON-LD
  * document, e.g. `{ '@context': {...} }`) and never touches the network.
  *
@@ -52,14 +58,23 @@ export const PINNED_CONTEXTS: ReadonlyMap<string, unknown> = new Map<string, unk
  */
 export function createDocumentLoader(extra?: Record<string, unknown>): DocumentLoader {
   const documents = new Map<string, unknown>(PINNED_CONTEXTS);
+  const extras: [string, unknown][] = [];
   for (const [url, document] of Object.entries(extra ?? {})) {
     if (PINNED_CONTEXTS.has(url)) {
       throw new AppError('INVALID_INPUT', `JSON-LD context ${url} is pinned and cannot be replaced`);
     }
     documents.set(url, structuredClone(document));
+    extras.push([url, structuredClone(document)]);
   }
-  return async (url: string): Promise<RemoteDocument> => {
+  const loader: DocumentLoader = async (url: string): Promise<RemoteDocument> => {
     if (!documents.has(url)) throw new AppError('INVALID_INPUT', `unknown JSON-LD context ${url}`);
     return { contextUrl: null, documentUrl: url, document: structuredClone(documents.get(url)) };
   };
+  LOADER_EXTRAS.set(loader, Object.freeze(extras));
+  return loader;
+}
+
+/** The extra contexts of a loader made here; undefined for any other loader function. */
+export function extraContextsOf(loader: DocumentLoader): readonly [string, unknown][] | undefined {
+  return LOADER_EXTRAS.get(loader);
 }

@@ -8,7 +8,17 @@ export {
   ED25519_2018_V1_URL,
   PINNED_CONTEXTS,
   createDocumentLoader,
+  extraContextsOf,
   type DocumentLoader,
   type RemoteDocument,
 } from './document-loader';
-export { canonizeJsonLd } from './rdf-canonize';
+export {
+  CANONIZE_OPTIONS,
+  activeJsonLdBudget,
+  canonizeJsonLd,
+  jsonLdFailure,
+  registerCanonicalizationExecutor,
+  type CanonicalizationExecutor,
+  type CanonicalizationJob,
+} from './rdf-canonize';
+export { DEFAULT_JSONLD_BUDGET, assertWithinJsonLdBudget, type JsonLdBudget } from './jsonld-budget';

@@ -1,7 +1,48 @@
 import { canonize } from 'jsonld';
 import { AppError, isAppError } from '../../errors';
 import { CREDGATE_JSON_LITERAL_TERMS } from './credgate-v1';
-import type { DocumentLoader } from './document-loader';
+import { type DocumentLoader, extraContextsOf } from './document-loader';
+import { DEFAULT_JSONLD_BUDGET, type JsonLdBudget, assertWithinJsonLdBudget } from './jsonld-budget';
+
+/** One canonicalisation as plain data: the loader is rebuilt from the pinned contexts plus `extra`. */
+export interface CanonicalizationJob {
+  document: object;
+  base?: string;
+  extra: [string, unknown][];
+}
+
+/**
+ * Runs canonicalisations somewhere other than the event loop (src/canon: worker threads with a
+ * deadline). It must run exactly the canonicalisation below and reject only with AppErrors
+ * (use {@link jsonLdFailure} for jsonld's own failures).
+ */
+export interface CanonicalizationExecutor {
+  readonly budget: JsonLdBudget;
+  canonize(job: CanonicalizationJob): Promise<string>;
+}
+
+/** The canonicalisation options; the workers (src/canon) receive this very object. */
+export const CANONIZE_OPTIONS = { algorithm: 'RDFC-1.0', messageDigestAlgorithm: 'sha256', maxWorkFactor: 1 } as const;
+
+/**
+ * Executors registered by composition roots, newest last. A process normally has one; tests may
+ * run several apps, and closing one must not strand the others on the event loop.
+ */
+const executors: CanonicalizationExecutor[] = [];
+
+/** Makes `executor` the one canonizeJsonLd uses; returns the function that unregisters it. */
+export function registerCanonicalizationExecutor(executor: CanonicalizationExecutor): () => void {
+  executors.push(executor);
+  return () => {
+    const i = executors.lastIndexOf(executor);
+    if (i >= 0) executors.splice(i, 1);
+  };
+}
+
+/** The structural budget in force: the registered executor's, else the defaults. */
+export function activeJsonLdBudget(): JsonLdBudget {
+  return executors[executors.length - 1]?.budget ?? DEFAULT_JSONLD_BUDGET;
+}
 
 interface JsonLdErrorShape {
   name?: unknown;
@@ -22,6 +63,11 @@ function findAppError(error: unknown): AppError | undefined {
 }
 
 const MAX_DETAIL = 300;
+
+/** The AppError for a jsonld failure (or a plain-data copy of one from a worker). */
+export function jsonLdFailure(error: unknown): AppError {
+  return findAppError(error) ?? new AppError('INVALID_INPUT', describe(error));
+}
 
 function describe(error: unknown): string {
   const shape = (error ?? {}) as JsonLdErrorShape;
@@ -80,20 +126,32 @@ function assertNothingDropped(value: unknown, path: string): void {
  *   silently dropped even in safe mode, while with `''` it stays relative and is rejected.
  * An unknown context URL surfaces as the loader's `AppError`.
  *
+ * Cost (finding "event-loop freeze"): the document must first fit the structural budget
+ * (`DOCUMENT_TOO_LARGE`, 413, counted in one linear pass); then, when a composition root has
+ * registered an executor and the loader was made by `createDocumentLoader`, the canonicalisation
+ * runs off the event loop under a deadline (`CANONICALIZATION_BUDGET`, 422). Without an executor
+ * (unit tests, scripts) it runs here, on the calling thread.
+ *
  * `base`, when a profile sets one, resolves relative IRI references (e.g. the base64 `id` of an
  * encrypted subject) against it; signer and verifier must pass the same value.
  */
 export async function canonizeJsonLd(document: object, documentLoader: DocumentLoader, base?: string): Promise<string> {
+  const executor = executors[executors.length - 1];
+  assertWithinJsonLdBudget(document, executor?.budget ?? DEFAULT_JSONLD_BUDGET, 'document');
   assertNothingDropped(document, '$');
+  const extra = extraContextsOf(documentLoader);
+  if (executor && extra) {
+    return executor.canonize({ document, extra: [...extra], ...(base !== undefined ? { base } : {}) });
+  }
   try {
     return await canonize(document, {
       safe: true,
       format: 'application/n-quads',
       documentLoader,
       ...(base !== undefined ? { base } : {}),
-      canonizeOptions: { algorithm: 'RDFC-1.0', messageDigestAlgorithm: 'sha256', maxWorkFactor: 1 },
+      canonizeOptions: { ...CANONIZE_OPTIONS },
     });
   } catch (error) {
-    throw findAppError(error) ?? new AppError('INVALID_INPUT', describe(error));
+    throw jsonLdFailure(error);
   }
 }

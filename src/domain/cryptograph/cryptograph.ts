@@ -1,6 +1,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { AppError } from '../../errors';
 import { canonicalBytes, canonicalize } from '../canonical';
+import { activeJsonLdBudget, assertWithinJsonLdBudget } from '../contexts';
 import { ed25519Verify, parseEd25519PublicKey } from '../keys';
 import { base45DecodeStrict, base45Encode } from './base45-strict';
 import { parseCompactJws, signCompactEdDsaJws } from './compact-jws';
@@ -16,10 +17,14 @@ import { parseCompactJws, signCompactEdDsaJws } from './compact-jws';
  * EU Digital COVID Certificate uses (with CBOR/COSE there, JSON/JWS here).
  */
 export const CRYPTOGRAPH_PREFIX = 'CG1:';
-/** Cap on the inflated JWS: stops a small text from expanding into a decompression bomb. */
-export const MAX_CRYPTOGRAPH_INFLATED_BYTES = 1024 * 1024;
-/** Cap on the text itself, checked before any decoding work. */
-export const MAX_CRYPTOGRAPH_TEXT_LENGTH = 1024 * 1024;
+/**
+ * Cap on the inflated JWS: stops a small text from expanding into a decompression bomb. A QR code
+ * holds at most 3391 characters (about 2.5 KB of deflate), so 256 KiB is far above any printable
+ * cryptograph while bounding what the JSON parse and the structural budget check may cost.
+ */
+export const MAX_CRYPTOGRAPH_INFLATED_BYTES = 256 * 1024;
+/** Cap on the text itself, checked before any decoding work (about 43 KB of deflate). */
+export const MAX_CRYPTOGRAPH_TEXT_LENGTH = 64 * 1024;
 const MAX_KID_LENGTH = 1024;
 
 export interface CryptographSigner {
@@ -96,9 +101,15 @@ function isHeader(h: unknown): h is { alg: 'EdDSA'; kid: string } {
  * ignores. Editing only those changes no decoded byte, hence neither the credential nor its
  * signature; every other edit is refused here or fails `verify`.
  *
+ * The signature covers the JWS inside the deflate stream, so it cannot be checked before
+ * inflating; inflation is therefore capped ({@link MAX_CRYPTOGRAPH_INFLATED_BYTES}) and the credential
+ * must fit the JSON-LD structural budget. Callers must check `verify` before canonicalising the
+ * credential (its Linked Data proof), so a forged cryptograph never costs a canonicalisation.
+ *
  * @throws AppError INVALID_INPUT for a wrong prefix, invalid base45, a corrupt or oversized
  * deflate stream, or a JWS that is not ours (header other than alg EdDSA + kid, non-canonical
- * or non-object payload, signature not 64 bytes).
+ * or non-object payload, signature not 64 bytes); DOCUMENT_TOO_LARGE (413) for a credential over
+ * the JSON-LD structural budget.
  */
 export function decodeCryptograph(text: unknown): DecodedCryptograph {
   if (typeof text !== 'string') throw malformed('not a string');
@@ -128,6 +139,9 @@ export function decodeCryptograph(text: unknown): DecodedCryptograph {
   if (credential === null || typeof credential !== 'object' || Array.isArray(credential)) {
     throw malformed('the payload is not a JSON object');
   }
+  // A few hundred bytes of deflate can carry thousands of identical blank nodes whose JSON-LD
+  // canonicalisation would cost seconds: refuse them here (413), before anyone canonicalises.
+  assertWithinJsonLdBudget(credential, activeJsonLdBudget(), 'cryptograph');
   // One spelling per credential: also rejects duplicate keys, which JSON.parse would merge.
   if (canonicalize(credential) !== payloadText) throw malformed('the payload is not RFC 8785 canonical JSON');
   const { signature, signingInput } = jws;

@@ -28,9 +28,9 @@ export function userRoutes(auth: AuthService, users: UsersService, credentials: 
 
   // Not in the reference: the holder's decryption of an encrypted credential, as a convenience
   // (a holder can do the same offline; see docs/API.md).
-  r.post('/user/decrypt', holder, (req, res) => {
+  r.post('/user/decrypt', holder, async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    sendA(res, 200, { credentialSubject: credentials.decrypt(requiredHeader(req, 'privateKey', 200), bodyObject(req)['vc']) });
+    sendA(res, 200, { credentialSubject: await credentials.decrypt(requiredHeader(req, 'privateKey', 200), bodyObject(req)['vc']) });
   });
 
   return r;

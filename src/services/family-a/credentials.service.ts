@@ -6,7 +6,7 @@ import { parseSignatureHex, subjectOfPayload, userSignatureBytes } from '../../d
 import { encodeCryptograph, cryptographQrPng } from '../../domain/cryptograph';
 import { isDidSyntax } from '../../domain/dids/service-did';
 import { bytesToHex } from '../../domain/encoding';
-import { decryptSubject, encryptSubject } from '../../domain/encryption';
+import { decryptSubjectYielding, encryptSubject, encryptedSubjectEntries } from '../../domain/encryption';
 import { ed25519Sign, ed25519Verify, parseEd25519PrivateKey, parseEd25519PublicKey } from '../../domain/keys';
 import type { Clock, DidRepository, FaceEngine, IssuedCredentialRecord, IssuedCredentialRepository, SecretBox } from '../../domain/ports';
 import { addCalendarPeriod } from '../../domain/predicates';
@@ -129,13 +129,17 @@ export class CredentialsService {
     }
   }
 
-  /** The holder's own decryption (the same computation a holder can do offline). */
-  decrypt(privateKeyB64: string, vc: unknown): Record<string, string | number> {
+  /**
+   * The holder's own decryption (the same computation a holder can do offline). The subject's size
+   * is checked before any key work, and the decryption yields to the event loop between slices.
+   */
+  async decrypt(privateKeyB64: string, vc: unknown): Promise<Record<string, string | number>> {
     const { id, credential } = parseVcReference(vc);
     const subject = Array.isArray(credential['credentialSubject']) ? credential['credentialSubject'][0] : credential['credentialSubject'];
+    encryptedSubjectEntries(subject);
     const seed = parseEd25519PrivateKey(privateKeyB64, 'privateKey');
     try {
-      return decryptSubject(subject, seed, id);
+      return await decryptSubjectYielding(subject, seed, id);
     } finally {
       seed.fill(0);
     }

@@ -87,7 +87,7 @@ export class VerificationService {
     if (cryptographCheck && (!issuerKey || cryptographCheck.kid !== `${issuerText}#${ROOT_KEY_FRAGMENT}` || !cryptographCheck.verify(issuerKey))) {
       reasons.push('cryptograph signature does not verify');
     }
-    await this.checkProof(credential, issuerText, issuerKey, reasons);
+    if (reasons.length === 0) await this.checkProof(credential, issuerText, issuerKey, reasons); // a forged cryptograph is never canonicalised
 
     const id = typeof credential['id'] === 'string' ? credential['id'] : '';
     const record = id ? await this.credentials.findById(id) : null;
@@ -184,7 +184,7 @@ export class VerificationService {
       const v = await verifyEd25519Signature2018(covered, { publicKey: issuerKey, documentLoader: this.loader, base: FAMILY_A_JSONLD_BASE });
       if (!v.verified) reasons.push('proof signature does not verify (the credential was altered)');
     } catch (e) {
-      if (!(e instanceof AppError)) throw e;
+      if (!(e instanceof AppError) || e.code !== 'INVALID_INPUT') throw e; // budgets (413/422/503) are answers, not verdicts
       reasons.push('credential cannot be canonicalized (altered or malformed)');
     }
   }

@@ -19,7 +19,7 @@ export class HolderResolver {
 
   @Authorized('holder', 'issuer')
   @Query(() => GraphQLJSONObject, { description: 'REST: POST /user/decrypt. The plaintext subject of an encrypted credential.' })
-  decryptCredential(@Arg('privateKey', () => String) privateKey: string, @Arg('vc', () => GraphQLJSONObject) vc: Record<string, unknown>): Record<string, unknown> {
-    return { ...this.credentials.decrypt(privateKey, vc) };
+  async decryptCredential(@Arg('privateKey', () => String) privateKey: string, @Arg('vc', () => GraphQLJSONObject) vc: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return { ...(await this.credentials.decrypt(privateKey, vc)) };
   }
 }
