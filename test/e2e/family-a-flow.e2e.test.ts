@@ -133,7 +133,7 @@ describe.each(FAMILY_A_TRANSPORTS)('Family A flow through %s', (name) => {
     expect(r).toEqual({
       success: true,
       message: 'User is valid, issuer DID is valid and verifiable credential is valid',
-      data: { isVCValid: 'Success', isIssuerDIDValid: 'Success', biometricMatchScore: 'No Check Performed', zkpMessage: null, reasons: [] },
+      data: { isVCValid: 'Success', isIssuerDIDValid: 'Success', biometricMatchScore: 'No Check Performed', zkpMessage: null, zkpConditionsMet: null, reasons: [] },
     });
     expect((await verify(plain.verifiableCredential, plain.userSignature, { verifyParams: ['name=Alice', 'age=30', 'birthDate=1990-05-17'] })).success).toBe(true);
     const mismatch = await verify(plain.verifiableCredential, plain.userSignature, { verifyParams: ['name=Bob'] });
@@ -188,7 +188,8 @@ describe.each(FAMILY_A_TRANSPORTS)('Family A flow through %s', (name) => {
 
     const zkpCertificate = { certificate: zkp.certificate, zkpSignature: zkp.userSignature, publicKey: zkp.publicKey, userSignature: encrypted.userSignature };
     const ok = await verify(encrypted.verifiableCredential, encrypted.userSignature, { zkpCertificate }, true);
-    expect(ok).toMatchObject({ success: true, data: { isVCValid: 'Success', zkpMessage: zkp.certificate } });
+    // The certificate verifies, but one proven condition is false: not a valid answer (finding 6).
+    expect(ok).toMatchObject({ success: false, data: { zkpMessage: zkp.certificate, zkpConditionsMet: false, reasons: ['ZKP condition not met: age'] } });
     const changed = await verify(encrypted.verifiableCredential, encrypted.userSignature, { zkpCertificate: { ...zkpCertificate, certificate: { ...zkp.certificate, age: true } } }, true);
     expect(changed).toMatchObject({ success: false, data: { zkpMessage: null } });
     const otherCredential = await verify(plain.verifiableCredential, plain.userSignature, { zkpCertificate: { ...zkpCertificate, userSignature: plain.userSignature } }, true);

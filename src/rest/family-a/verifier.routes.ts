@@ -3,6 +3,7 @@ import { invalidInput } from '../../errors';
 import { readMultipart } from '../middleware/multipart';
 import type { AuthService } from '../../services/auth.service';
 import type { VerificationService } from '../../services/family-a/verification.service';
+import { actorOf } from '../context';
 import { authorize } from '../middleware/authorize';
 import { bodyObject, booleanQuery, requiredHeader } from '../validate';
 
@@ -30,6 +31,7 @@ export function verifierRoutes(auth: AuthService, verification: VerificationServ
       userSignature: requiredHeader(req, 'userSignature', 200),
       ...input,
       zkpValidation: booleanQuery(req, 'zkpValidation'),
+      verifierTenantId: actorOf(res).tenantId,
     });
     // An invalid credential is a result, not an error: 200 with success false.
     res.status(200).json({ success: result.success, data: result.data, message: result.message, status: 200 });

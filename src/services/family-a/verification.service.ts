@@ -1,16 +1,17 @@
 import { AppError, invalidInput } from '../../errors';
 import { type DocumentLoader, createDocumentLoader } from '../../domain/contexts';
 import { ENCRYPTED_TYPE, FAMILY_A_JSONLD_BASE, isCiphertextText, proofCoveredPart, ROOT_KEY_FRAGMENT, subjectOfCredential } from '../../domain/credentials/family-a-credential';
-import { parseSignatureHex, userSignatureBytes } from '../../domain/credentials/user-signature';
+import { framingProblem } from '../../domain/credentials/family-a-pinning';
+import { parseSignatureHex } from '../../domain/credentials/user-signature';
 import { zkpCertificateBytes } from '../../domain/credentials/zkp-certificate';
 import { decodeCryptograph } from '../../domain/cryptograph';
 import { bytesToHex, hexToBytes } from '../../domain/encoding';
 import { ed25519Verify, parseEd25519PublicKey } from '../../domain/keys';
-import type { Clock, FaceEngine, FaceMatch, IssuedCredentialRecord, IssuedCredentialRepository, SchemaRepository } from '../../domain/ports';
+import type { Clock, FaceEngine, IssuedCredentialRecord, IssuedCredentialRepository, SchemaRepository } from '../../domain/ports';
 import { matchVerifyParams, parseVerifyParams } from '../../domain/predicates';
 import { verifyEd25519Signature2018 } from '../../domain/proofs';
 import { attributeTypesOfBody, parseSchemaBody } from '../../domain/schemas';
-import type { CredentialsService } from './credentials.service';
+import { type CredentialsService, sameSignatureHex } from './credentials.service';
 import type { IssuerDidService } from './issuer-did.service';
 
 export const SUCCESS = 'Success';
@@ -27,6 +28,15 @@ export interface VerifyRequest {
   readonly zkpValidation: boolean;
   /** A selfie to compare with the credential's bound face (multipart / GraphQL upload). */
   readonly probePhoto?: Uint8Array;
+  /** The verifier's tenant: only the issuer's own tenant learns which credential superseded one. */
+  readonly verifierTenantId?: string;
+}
+
+/** The decision of a biometric check; no distance or score leaves the service. */
+export interface BiometricDecision {
+  readonly match: boolean;
+  /** The configured euclidean-distance threshold (CREDGATE_FACE_THRESHOLD), not a measurement. */
+  readonly threshold: number;
 }
 
 export interface VerificationData {
@@ -34,8 +44,10 @@ export interface VerificationData {
   readonly isIssuerDIDValid: string;
   readonly biometricMatchScore: string;
   readonly zkpMessage: Record<string, boolean> | null;
-  /** Present when a biometric check ran: the numbers behind biometricMatchScore. */
-  readonly biometricMatch?: FaceMatch;
+  /** With zkpValidation and a valid certificate: whether every proven condition holds; else null. */
+  readonly zkpConditionsMet: boolean | null;
+  /** Present when a biometric check ran: match or no match only. */
+  readonly biometricMatch?: BiometricDecision;
   /** Every failed check, in words; empty when valid. */
   readonly reasons: string[];
 }
@@ -67,10 +79,12 @@ export class VerificationService {
 
   async verify(req: VerifyRequest): Promise<VerificationResult> {
     const holderKey = parseEd25519PublicKey(req.publicKey, 'publicKey');
-    const userSig = parseSignatureHex(req.userSignature);
+    parseSignatureHex(req.userSignature);
     if (!isObject(req.body)) throw invalidInput('request body must be a JSON object');
     const { credentials, cryptograph, verifyParams, zkpCertificate, probeTemplate } = req.body;
     if (probeTemplate !== undefined && typeof probeTemplate !== 'string') throw invalidInput('probeTemplate must be a base64 face template');
+    if (probeTemplate !== undefined && req.probePhoto !== undefined) throw invalidInput('give either probeTemplate or a selfie photo, not both');
+    if (typeof probeTemplate === 'string') this.assertProbeTemplate(probeTemplate);
     if (verifyParams !== undefined && !Array.isArray(verifyParams)) throw invalidInput('verifyParams must be an array of "attribute=value" strings');
     if (req.zkpValidation && !isObject(zkpCertificate)) throw invalidInput('zkpValidation=true needs zkpCertificate', [{ field: 'zkpCertificate', message: 'required object' }]);
 
@@ -86,42 +100,61 @@ export class VerificationService {
     if (cryptographCheck && (!issuerKey || cryptographCheck.kid !== `${issuerText}#${ROOT_KEY_FRAGMENT}` || !cryptographCheck.verify(issuerKey))) {
       reasons.push('cryptograph signature does not verify');
     }
-    await this.checkProof(credential, issuerText, issuerKey, reasons);
+    const framing = framingProblem(credential);
+    if (framing) reasons.push(framing);
+    else await this.checkProof(credential, issuerText, issuerKey, reasons);
 
     const id = typeof credential['id'] === 'string' ? credential['id'] : '';
-    const record = id ? await this.credentials.findById(id) : null;
+    const found = id ? await this.credentials.findById(id) : null;
+    // The proof names the issuer; the record must be that issuer's, or an id collision could borrow another record.
+    const record = found && issuer && found.issuerDidId === issuer.id ? found : null;
     if (!record) reasons.push('credential was not issued by this service');
     else if (record.status === 'revoked') reasons.push('credential has been revoked');
-    else if (record.status === 'superseded') reasons.push(`credential has been superseded by ${record.supersededById ?? 'a newer credential'}`);
+    else if (record.status === 'superseded') reasons.push(this.supersededReason(record, req.verifierTenantId));
     this.checkDates(credential, reasons);
 
-    let plain: Record<string, unknown> | undefined;
-    if (record) {
-      plain = this.issuance.plainSubject(record);
-      const isHolder = bytesToHex(holderKey) === record.holderPublicKeyHex && ed25519Verify(userSig, userSignatureBytes(plain), holderKey);
-      if (!isHolder) reasons.push('publicKey and userSignature do not prove the credential holder');
-    }
+    // The static userSignature is compared with the one stored at issuance: no sealed data is needed for that.
+    const isHolder = !!record && bytesToHex(holderKey) === record.holderPublicKeyHex && sameSignatureHex(req.userSignature, record.userSignature);
+    if (record && !isHolder) reasons.push('publicKey and userSignature do not prove the credential holder');
+
+    // Everything below reads the issuer's sealed copy or answers about values the verifier does not
+    // hold. It runs only for a credential whose proof, status and holder proof all verified, so a
+    // forged or borrowed credential learns nothing: right and wrong guesses get the same answer.
+    const trusted = reasons.length === 0 && issuerReasons.length === 0 && record !== null && isHolder;
+    const untrusted = 'the credential and its holder did not verify';
 
     let zkpMessage: Record<string, boolean> | null = null;
+    let zkpConditionsMet: boolean | null = null;
     if (req.zkpValidation) {
-      const z = this.checkZkp(zkpCertificate as Record<string, unknown>, id, issuerKey, req.userSignature);
-      if (z.ok) zkpMessage = z.certificate;
-      else reasons.push(z.reason);
-    } else if (verifyParams !== undefined && verifyParams.length > 0) {
-      if (record && plain) {
+      if (!trusted) reasons.push(`ZKP certificate not checked: ${untrusted}`);
+      else {
+        const z = this.checkZkp(zkpCertificate as Record<string, unknown>, id, issuerKey, req.userSignature);
+        if (z.ok) {
+          zkpMessage = z.certificate;
+          const unmet = Object.entries(z.certificate).filter(([, v]) => !v).map(([k]) => k);
+          zkpConditionsMet = unmet.length === 0;
+          if (unmet.length > 0) reasons.push(`ZKP condition not met: ${unmet.join(', ')}`);
+        } else reasons.push(z.reason);
+      }
+    }
+    // Evaluated beside zkpValidation, never instead of it: a certificate must not hide a wrong value.
+    if (verifyParams !== undefined && verifyParams.length > 0) {
+      if (!trusted || !record) reasons.push(`verifyParams not evaluated: ${untrusted}`);
+      else {
         const params = parseVerifyParams(verifyParams, await this.attributeTypes(record));
-        const match = matchVerifyParams(params, plain);
+        const match = matchVerifyParams(params, this.issuance.plainSubject(record));
         if (!match.ok) reasons.push(`verifyParams do not match: ${match.mismatches.join(', ')}`);
       }
     }
 
-    const bio = await this.biometric(record, probeTemplate as string | undefined, req.probePhoto);
+    const bio = await this.biometric(trusted ? record : null, probeTemplate as string | undefined, req.probePhoto);
     if (bio.reason) reasons.push(bio.reason);
     const data: VerificationData = {
       isVCValid: reasons.length === 0 ? SUCCESS : `Failed: ${reasons.join('; ')}`,
       isIssuerDIDValid: issuerReasons.length === 0 ? SUCCESS : `Failed: ${issuerReasons.join('; ')}`,
       biometricMatchScore: bio.text,
       zkpMessage,
+      zkpConditionsMet,
       ...(bio.match ? { biometricMatch: bio.match } : {}),
       reasons: [...issuerReasons, ...reasons],
     };
@@ -129,15 +162,31 @@ export class VerificationService {
     return { success, message: success ? VALID_MESSAGE : `Verification failed: ${data.reasons.join('; ')}`, data };
   }
 
+  /** A successor id is the issuer's business: only its own tenant learns it. */
+  private supersededReason(record: IssuedCredentialRecord, verifierTenantId: string | undefined): string {
+    return verifierTenantId === record.tenantId && record.supersededById ? `credential has been superseded by ${record.supersededById}` : 'credential has been superseded';
+  }
+
+  /** A probe template must be one this service's model can compare; checked before anything else, the same for every credential. */
+  private assertProbeTemplate(template: string): void {
+    try {
+      this.faces.compare(template, template);
+    } catch (e) {
+      if (e instanceof AppError) throw new AppError('INVALID_INPUT', `probeTemplate: ${e.message}`, [{ field: 'probeTemplate', message: 'not a face template of this service' }]);
+      throw e;
+    }
+  }
+
   /**
-   * Compares a probe (template, or a photo turned into one) with the face bound at issuance.
-   * `biometricMatchScore` reads `Match (score 0.8123)` or `No Match (score 0.3012)`; the score is
-   * 1 - euclidean distance, the decision distance <= threshold (docs/API.md).
+   * Compares a probe (template, or a photo turned into one) with the face bound at issuance, for a
+   * verified credential only (`record` is null otherwise). `biometricMatchScore` reads `Match` or
+   * `No Match`: the decision distance <= CREDGATE_FACE_THRESHOLD. No distance or score is returned,
+   * because a continuous score lets a caller hill-climb the sealed template.
    */
-  private async biometric(record: IssuedCredentialRecord | null, probeTemplate: string | undefined, probePhoto: Uint8Array | undefined): Promise<{ text: string; reason?: string; match?: FaceMatch }> {
+  private async biometric(record: IssuedCredentialRecord | null, probeTemplate: string | undefined, probePhoto: Uint8Array | undefined): Promise<{ text: string; reason?: string; match?: BiometricDecision }> {
     if (probeTemplate === undefined && probePhoto === undefined) return { text: NO_CHECK };
-    if (probeTemplate !== undefined && probePhoto !== undefined) throw invalidInput('give either probeTemplate or a selfie photo, not both');
-    const gallery = record ? this.issuance.boundFace(record) : null;
+    if (!record) return { text: 'Not Checked', reason: 'biometric check not performed: the credential and its holder did not verify' };
+    const gallery = this.issuance.boundFace(record);
     if (!gallery) return { text: 'Failed: the credential has no face template', reason: 'the credential has no face template to compare' };
     let probe = probeTemplate;
     if (probePhoto !== undefined) {
@@ -145,15 +194,9 @@ export class VerificationService {
       if (!made.templateCreationResult) return { text: 'Failed: no face detected in the probe', reason: 'no face detected in the probe photo' };
       probe = made.template;
     }
-    let match: FaceMatch;
-    try {
-      match = this.faces.compare(gallery, probe!);
-    } catch (e) {
-      if (e instanceof AppError) throw new AppError('INVALID_INPUT', `probeTemplate: ${e.message}`, [{ field: 'probeTemplate', message: 'not a face template of this service' }]);
-      throw e;
-    }
-    const text = `${match.match ? 'Match' : 'No Match'} (score ${match.score.toFixed(4)})`;
-    return match.match ? { text, match } : { text, match, reason: `the face does not match (distance ${match.distance.toFixed(4)} > ${match.threshold})` };
+    const m = this.faces.compare(gallery, probe!);
+    const match: BiometricDecision = { match: m.match, threshold: m.threshold };
+    return m.match ? { text: 'Match', match } : { text: 'No Match', match, reason: 'the face does not match the bound template' };
   }
 
   private credentialOf(credentials: unknown, cryptograph: unknown): { credential: Record<string, unknown>; cryptographCheck?: ReturnType<typeof decodeCryptograph> } {

@@ -1,4 +1,5 @@
-import { Arg, Authorized, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../context';
 import { type LazyUpload, UploadScalar } from '../../scalars/upload.scalar';
 import { readUpload } from '../../uploads';
 import type { VerificationService } from '../../../services/family-a/verification.service';
@@ -29,6 +30,7 @@ export class VerifierResolver {
   @Query(() => VerificationPayload, { description: 'REST: POST /verifier/verify. An invalid credential answers success false with reasons.' })
   async verifyCredential(
     @Arg('input', () => VerifyCredentialInput) input: VerifyCredentialInput,
+    @Ctx() ctx: GraphQLContext,
     @Arg('selfiePhoto', () => UploadScalar, { nullable: true, description: 'A selfie to compare with the bound face (multipart request).' }) selfiePhoto?: LazyUpload,
   ): Promise<VerificationPayload> {
     const probePhoto = selfiePhoto ? await readUpload(selfiePhoto, 'selfiePhoto', this.maxImageBytes) : undefined;
@@ -38,6 +40,7 @@ export class VerifierResolver {
       userSignature: input.userSignature,
       body: toRequestBody(input),
       zkpValidation: input.zkpValidation === true,
+      verifierTenantId: ctx.actor.tenantId,
     });
     return { success: r.success, message: r.message, data: { ...r.data, reasons: [...r.data.reasons] } };
   }
