@@ -2,6 +2,7 @@ import { AppError, invalidInput } from '../../errors';
 import { type DocumentLoader, createDocumentLoader } from '../../domain/contexts';
 import { ENCRYPTED_TYPE, FAMILY_A_JSONLD_BASE, isCiphertextText, proofCoveredPart, ROOT_KEY_FRAGMENT, subjectOfCredential } from '../../domain/credentials/family-a-credential';
 import { framingProblem } from '../../domain/credentials/family-a-pinning';
+import { type ChallengeProof, holderProofBytes, parseChallengeProof } from '../../domain/credentials/holder-proof';
 import { parseSignatureHex } from '../../domain/credentials/user-signature';
 import { zkpCertificateBytes } from '../../domain/credentials/zkp-certificate';
 import { decodeCryptograph } from '../../domain/cryptograph';
@@ -21,9 +22,9 @@ export const VALID_MESSAGE = 'User is valid, issuer DID is valid and verifiable 
 export interface VerifyRequest {
   /** Header `publicKey`: the holder's Ed25519 key, base64. */
   readonly publicKey: string;
-  /** Header `userSignature`: the signature returned by issuance. */
-  readonly userSignature: string;
-  /** Body: `credentials` (the credential) or `cryptograph` (its QR-ready text), `verifyParams`, `zkpCertificate`. */
+  /** Header `userSignature`: the signature returned by issuance (static, replayable); optional when the body has `holderProof`. */
+  readonly userSignature?: string;
+  /** Body: `credentials` (the credential) or `cryptograph` (its QR-ready text), `verifyParams`, `zkpCertificate`, `holderProof` ({ nonce, signature }). */
   readonly body: unknown;
   readonly zkpValidation: boolean;
   /** A selfie to compare with the credential's bound face (multipart / GraphQL upload). */
@@ -39,6 +40,13 @@ export interface BiometricDecision {
   readonly threshold: number;
 }
 
+/**
+ * How the holder was proven: CHALLENGE_BOUND (a fresh signature over the verifier's nonce and the
+ * credential id), STATIC_REPLAYABLE (only the issuance-time userSignature, which anyone who has
+ * seen it can present), or NONE (no holder proof verified).
+ */
+export type HolderProofKind = 'CHALLENGE_BOUND' | 'STATIC_REPLAYABLE' | 'NONE';
+
 export interface VerificationData {
   readonly isVCValid: string;
   readonly isIssuerDIDValid: string;
@@ -48,6 +56,7 @@ export interface VerificationData {
   readonly zkpConditionsMet: boolean | null;
   /** Present when a biometric check ran: match or no match only. */
   readonly biometricMatch?: BiometricDecision;
+  readonly holderProof: HolderProofKind;
   /** Every failed check, in words; empty when valid. */
   readonly reasons: string[];
 }
@@ -79,9 +88,13 @@ export class VerificationService {
 
   async verify(req: VerifyRequest): Promise<VerificationResult> {
     const holderKey = parseEd25519PublicKey(req.publicKey, 'publicKey');
-    parseSignatureHex(req.userSignature);
+    if (req.userSignature !== undefined) parseSignatureHex(req.userSignature);
     if (!isObject(req.body)) throw invalidInput('request body must be a JSON object');
-    const { credentials, cryptograph, verifyParams, zkpCertificate, probeTemplate } = req.body;
+    const { credentials, cryptograph, verifyParams, zkpCertificate, probeTemplate, holderProof } = req.body;
+    const challenge = holderProof === undefined || holderProof === null ? undefined : parseChallengeProof(holderProof);
+    if (req.userSignature === undefined && !challenge) {
+      throw invalidInput('give the userSignature header or a holderProof { nonce, signature }', [{ field: 'userSignature', message: 'required without holderProof' }]);
+    }
     if (probeTemplate !== undefined && typeof probeTemplate !== 'string') throw invalidInput('probeTemplate must be a base64 face template');
     if (probeTemplate !== undefined && req.probePhoto !== undefined) throw invalidInput('give either probeTemplate or a selfie photo, not both');
     if (typeof probeTemplate === 'string') this.assertProbeTemplate(probeTemplate);
@@ -113,9 +126,9 @@ export class VerificationService {
     else if (record.status === 'superseded') reasons.push(this.supersededReason(record, req.verifierTenantId));
     this.checkDates(credential, reasons);
 
-    // The static userSignature is compared with the one stored at issuance: no sealed data is needed for that.
-    const isHolder = !!record && bytesToHex(holderKey) === record.holderPublicKeyHex && sameSignatureHex(req.userSignature, record.userSignature);
-    if (record && !isHolder) reasons.push('publicKey and userSignature do not prove the credential holder');
+    const holderKind = this.holderProofOf(record, holderKey, id, req.userSignature, challenge);
+    const isHolder = holderKind !== 'NONE';
+    if (record && !isHolder) reasons.push(challenge ? 'publicKey and holderProof do not prove the credential holder' : 'publicKey and userSignature do not prove the credential holder');
 
     // Everything below reads the issuer's sealed copy or answers about values the verifier does not
     // hold. It runs only for a credential whose proof, status and holder proof all verified, so a
@@ -126,9 +139,9 @@ export class VerificationService {
     let zkpMessage: Record<string, boolean> | null = null;
     let zkpConditionsMet: boolean | null = null;
     if (req.zkpValidation) {
-      if (!trusted) reasons.push(`ZKP certificate not checked: ${untrusted}`);
+      if (!trusted || !record) reasons.push(`ZKP certificate not checked: ${untrusted}`);
       else {
-        const z = this.checkZkp(zkpCertificate as Record<string, unknown>, id, issuerKey, req.userSignature);
+        const z = this.checkZkp(zkpCertificate as Record<string, unknown>, id, issuerKey, record.userSignature);
         if (z.ok) {
           zkpMessage = z.certificate;
           const unmet = Object.entries(z.certificate).filter(([, v]) => !v).map(([k]) => k);
@@ -156,10 +169,23 @@ export class VerificationService {
       zkpMessage,
       zkpConditionsMet,
       ...(bio.match ? { biometricMatch: bio.match } : {}),
+      holderProof: holderKind,
       reasons: [...issuerReasons, ...reasons],
     };
     const success = data.reasons.length === 0;
     return { success, message: success ? VALID_MESSAGE : `Verification failed: ${data.reasons.join('; ')}`, data };
+  }
+
+  /**
+   * The holder is the record's key holder, and every proof given verifies: the static userSignature
+   * is compared with the one stored at issuance (no sealed data needed), a challenge proof is an
+   * Ed25519 signature over `holderProofBytes('verify', credentialId, nonce)`.
+   */
+  private holderProofOf(record: IssuedCredentialRecord | null, holderKey: Uint8Array, credentialId: string, userSignature: string | undefined, challenge: ChallengeProof | undefined): HolderProofKind {
+    if (!record || bytesToHex(holderKey) !== record.holderPublicKeyHex) return 'NONE';
+    if (userSignature !== undefined && !sameSignatureHex(userSignature, record.userSignature)) return 'NONE';
+    if (!challenge) return 'STATIC_REPLAYABLE';
+    return ed25519Verify(challenge.signature, holderProofBytes('verify', credentialId, challenge.nonce), holderKey) ? 'CHALLENGE_BOUND' : 'NONE';
   }
 
   /** A successor id is the issuer's business: only its own tenant learns it. */
@@ -254,7 +280,7 @@ export class VerificationService {
       return fail('publicKey is not an Ed25519 key');
     }
     if (!issuerKey || bytesToHex(key) !== bytesToHex(issuerKey)) return fail('publicKey is not the issuer key');
-    if (typeof certUserSig !== 'string' || certUserSig.toLowerCase() !== userSignature.toLowerCase()) return fail('userSignature differs from the header');
+    if (typeof certUserSig !== 'string' || !sameSignatureHex(certUserSig, userSignature)) return fail('userSignature is not the one returned at issuance');
     if (!ed25519Verify(hexToBytes(zkpSignature), zkpCertificateBytes(credentialId, certificate as Record<string, boolean>), key)) {
       return fail('signature does not verify for this credential');
     }

@@ -14,6 +14,7 @@ function toRequestBody(input: VerifyCredentialInput): Record<string, unknown> {
     ...(input.cryptograph != null ? { cryptograph: input.cryptograph } : {}),
     ...(input.verifyParams != null ? { verifyParams: input.verifyParams } : {}),
     ...(input.probeTemplate != null ? { probeTemplate: input.probeTemplate } : {}),
+    ...(input.holderProof != null ? { holderProof: { nonce: input.holderProof.nonce, signature: input.holderProof.signature } } : {}),
     ...(z != null ? { zkpCertificate: { certificate: z.certificate, zkpSignature: z.zkpSignature, publicKey: z.publicKey, userSignature: z.userSignature } } : {}),
   };
 }
@@ -37,7 +38,7 @@ export class VerifierResolver {
     const r = await this.verification.verify({
       ...(probePhoto ? { probePhoto } : {}),
       publicKey: input.publicKey,
-      userSignature: input.userSignature,
+      ...(input.userSignature != null ? { userSignature: input.userSignature } : {}),
       body: toRequestBody(input),
       zkpValidation: input.zkpValidation === true,
       verifierTenantId: ctx.actor.tenantId,

@@ -30,6 +30,9 @@ export class VerificationData {
   @Field(() => BiometricDecision, { nullable: true, description: 'When a biometric check ran: match or no match.' })
   biometricMatch?: BiometricDecision;
 
+  @Field(() => String, { description: 'CHALLENGE_BOUND (fresh signature over the verifier nonce), STATIC_REPLAYABLE (only the issuance-time userSignature) or NONE.' })
+  holderProof!: string;
+
   @Field(() => [String], { description: 'Every failed check, in words; empty when valid.' })
   reasons!: string[];
 }
