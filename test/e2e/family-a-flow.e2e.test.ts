@@ -135,7 +135,7 @@ describe.each(FAMILY_A_TRANSPORTS)('Family A flow through %s', (name) => {
     expect(r).toEqual({
       success: true,
       message: 'User is valid, issuer DID is valid and verifiable credential is valid',
-      data: { isVCValid: 'Success', isIssuerDIDValid: 'Success', biometricMatchScore: 'No Check Performed', zkpMessage: null, zkpConditionsMet: null, holderProof: 'STATIC_REPLAYABLE', reasons: [] },
+      data: { isVCValid: 'Success', isIssuerDIDValid: 'Success', biometricMatchScore: 'No Check Performed', zkpMessage: null, zkpConditionsMet: null, zkpResult: null, holderProof: 'STATIC_REPLAYABLE', reasons: [] },
     });
     expect((await verify(plain.verifiableCredential, plain.userSignature, { verifyParams: ['name=Alice', 'age=30', 'birthDate=1990-05-17'] })).success).toBe(true);
     const mismatch = await verify(plain.verifiableCredential, plain.userSignature, { verifyParams: ['name=Bob'] });
@@ -188,7 +188,7 @@ describe.each(FAMILY_A_TRANSPORTS)('Family A flow through %s', (name) => {
     expect(rootKey.length).toBeGreaterThan(40);
     expect(Buffer.from(zkp.publicKey, 'base64')).toHaveLength(32);
 
-    const zkpCertificate = { certificate: zkp.certificate, zkpSignature: zkp.userSignature, publicKey: zkp.publicKey, userSignature: encrypted.userSignature };
+    const zkpCertificate = { certificate: zkp.certificate, zkpSignature: zkp.userSignature, publicKey: zkp.publicKey, userSignature: encrypted.userSignature, statement: zkp.statement };
     const ok = await verify(encrypted.verifiableCredential, encrypted.userSignature, { zkpCertificate }, true);
     // The certificate verifies, but one proven condition is false: not a valid answer (finding 6).
     expect(ok).toMatchObject({ success: false, data: { zkpMessage: zkp.certificate, zkpConditionsMet: false, reasons: ['ZKP condition not met: age'] } });

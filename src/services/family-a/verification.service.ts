@@ -4,7 +4,7 @@ import { ENCRYPTED_TYPE, FAMILY_A_JSONLD_BASE, isCiphertextText, proofCoveredPar
 import { framingProblem } from '../../domain/credentials/family-a-pinning';
 import { type ChallengeProof, holderProofBytes, parseChallengeProof } from '../../domain/credentials/holder-proof';
 import { parseSignatureHex } from '../../domain/credentials/user-signature';
-import { zkpCertificateBytes } from '../../domain/credentials/zkp-certificate';
+import { type ZkpStatement, certificateOf, parseZkpStatement, zkpStatementBytes } from '../../domain/credentials/zkp-certificate';
 import { decodeCryptograph } from '../../domain/cryptograph';
 import { bytesToHex, hexToBytes } from '../../domain/encoding';
 import { ed25519Verify, parseEd25519PublicKey } from '../../domain/keys';
@@ -54,6 +54,8 @@ export interface VerificationData {
   readonly zkpMessage: Record<string, boolean> | null;
   /** With zkpValidation and a valid certificate: whether every proven condition holds; else null. */
   readonly zkpConditionsMet: boolean | null;
+  /** With zkpValidation and a valid certificate: exactly what it proves (predicates, evaluation time, credential). */
+  readonly zkpResult: ZkpStatement | null;
   /** Present when a biometric check ran: match or no match only. */
   readonly biometricMatch?: BiometricDecision;
   readonly holderProof: HolderProofKind;
@@ -68,6 +70,13 @@ export interface VerificationResult {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The same keys with the same booleans (order-insensitive). */
+function sameCertificate(given: unknown, proven: Record<string, boolean>): boolean {
+  if (!isObject(given)) return false;
+  const keys = Object.keys(given);
+  return keys.length === Object.keys(proven).length && keys.every((k) => Object.hasOwn(proven, k) && given[k] === proven[k]);
+}
 
 /**
  * POST /verifier/verify. An invalid credential is an answer (success false with reasons), never an
@@ -138,12 +147,14 @@ export class VerificationService {
 
     let zkpMessage: Record<string, boolean> | null = null;
     let zkpConditionsMet: boolean | null = null;
+    let zkpResult: ZkpStatement | null = null;
     if (req.zkpValidation) {
       if (!trusted || !record) reasons.push(`ZKP certificate not checked: ${untrusted}`);
       else {
-        const z = this.checkZkp(zkpCertificate as Record<string, unknown>, id, issuerKey, record.userSignature);
+        const z = this.checkZkp(zkpCertificate as Record<string, unknown>, credential, issuerKey, record.userSignature);
         if (z.ok) {
           zkpMessage = z.certificate;
+          zkpResult = z.statement;
           const unmet = Object.entries(z.certificate).filter(([, v]) => !v).map(([k]) => k);
           zkpConditionsMet = unmet.length === 0;
           if (unmet.length > 0) reasons.push(`ZKP condition not met: ${unmet.join(', ')}`);
@@ -168,6 +179,7 @@ export class VerificationService {
       biometricMatchScore: bio.text,
       zkpMessage,
       zkpConditionsMet,
+      zkpResult,
       ...(bio.match ? { biometricMatch: bio.match } : {}),
       holderProof: holderKind,
       reasons: [...issuerReasons, ...reasons],
@@ -266,11 +278,18 @@ export class VerificationService {
     if (now > expires) reasons.push('credential has expired');
   }
 
-  private checkZkp(cert: Record<string, unknown>, credentialId: string, issuerKey: Uint8Array | undefined, userSignature: string): { ok: true; certificate: Record<string, boolean> } | { ok: false; reason: string } {
+  /**
+   * A ZKP certificate proves what its signed statement says, nothing more: the credential issuer's
+   * key signed `zkpStatementBytes(statement)`, the statement names this credential and its issuer,
+   * it was not evaluated in the future, and the reference's `certificate` map (when given) is exactly
+   * the statement's outcomes. Runs only for a verified, live credential, so revoking a credential
+   * makes its certificates fail.
+   */
+  private checkZkp(cert: Record<string, unknown>, credential: Record<string, unknown>, issuerKey: Uint8Array | undefined, userSignature: string): { ok: true; statement: ZkpStatement; certificate: Record<string, boolean> } | { ok: false; reason: string } {
     const fail = (reason: string) => ({ ok: false as const, reason: `ZKP certificate is invalid: ${reason}` });
-    const certificate = cert['certificate'];
-    if (!isObject(certificate) || !Object.values(certificate).every((v) => typeof v === 'boolean')) return fail('certificate must map attributes to booleans');
-    const { zkpSignature, publicKey, userSignature: certUserSig } = cert;
+    const { zkpSignature, publicKey, userSignature: certUserSig, certificate } = cert;
+    const statement = parseZkpStatement(cert['statement']);
+    if (typeof statement === 'string') return fail(statement);
     if (typeof zkpSignature !== 'string' || !/^[0-9a-fA-F]{128}$/.test(zkpSignature)) return fail('zkpSignature must be 64 bytes of hex');
     if (typeof publicKey !== 'string') return fail('publicKey is required');
     let key: Uint8Array;
@@ -280,11 +299,13 @@ export class VerificationService {
       return fail('publicKey is not an Ed25519 key');
     }
     if (!issuerKey || bytesToHex(key) !== bytesToHex(issuerKey)) return fail('publicKey is not the issuer key');
-    if (typeof certUserSig !== 'string' || !sameSignatureHex(certUserSig, userSignature)) return fail('userSignature is not the one returned at issuance');
-    if (!ed25519Verify(hexToBytes(zkpSignature), zkpCertificateBytes(credentialId, certificate as Record<string, boolean>), key)) {
-      return fail('signature does not verify for this credential');
-    }
-    return { ok: true, certificate: certificate as Record<string, boolean> };
+    if (certUserSig !== undefined && (typeof certUserSig !== 'string' || !sameSignatureHex(certUserSig, userSignature))) return fail('userSignature is not the one returned at issuance');
+    if (!ed25519Verify(hexToBytes(zkpSignature), zkpStatementBytes(statement), key)) return fail('signature does not verify over the statement');
+    if (statement.credentialId !== credential['id'] || statement.issuer !== credential['issuer']) return fail('the statement is about another credential');
+    if (Date.parse(statement.evaluatedAt) > this.clock.now().getTime()) return fail('evaluatedAt is in the future');
+    const proven = certificateOf(statement);
+    if (certificate !== undefined && !sameCertificate(certificate, proven)) return fail('certificate differs from the signed statement');
+    return { ok: true, statement, certificate: proven };
   }
 
   private async attributeTypes(record: IssuedCredentialRecord) {

@@ -15,7 +15,9 @@ function toRequestBody(input: VerifyCredentialInput): Record<string, unknown> {
     ...(input.verifyParams != null ? { verifyParams: input.verifyParams } : {}),
     ...(input.probeTemplate != null ? { probeTemplate: input.probeTemplate } : {}),
     ...(input.holderProof != null ? { holderProof: { nonce: input.holderProof.nonce, signature: input.holderProof.signature } } : {}),
-    ...(z != null ? { zkpCertificate: { certificate: z.certificate, zkpSignature: z.zkpSignature, publicKey: z.publicKey, userSignature: z.userSignature } } : {}),
+    ...(z != null
+      ? { zkpCertificate: { certificate: z.certificate, zkpSignature: z.zkpSignature, publicKey: z.publicKey, userSignature: z.userSignature, ...(z.statement != null ? { statement: z.statement } : {}) } }
+      : {}),
   };
 }
 
@@ -43,6 +45,7 @@ export class VerifierResolver {
       zkpValidation: input.zkpValidation === true,
       verifierTenantId: ctx.actor.tenantId,
     });
-    return { success: r.success, message: r.message, data: { ...r.data, reasons: [...r.data.reasons] } };
+    const zkpResult = r.data.zkpResult ? { ...r.data.zkpResult, predicates: r.data.zkpResult.predicates.map((p) => ({ ...p })) } : null;
+    return { success: r.success, message: r.message, data: { ...r.data, zkpResult, reasons: [...r.data.reasons] } };
   }
 }

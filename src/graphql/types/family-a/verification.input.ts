@@ -14,6 +14,9 @@ export class ZkpCertificateInput {
 
   @Field(() => String, { description: "The holder's userSignature from issuance." })
   userSignature!: string;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'The statement createZkpCertificate returned (what the signature covers); required for the certificate to verify.' })
+  statement?: Record<string, unknown>;
 }
 
 @InputType({ description: "A challenge-bound holder proof: the holder's signature over the verifier's nonce and the credential id (signHolderProof, purpose verify)." })

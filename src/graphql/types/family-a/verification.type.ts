@@ -1,5 +1,6 @@
 import { Field, Float, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
+import { ZkpStatement } from './zkp.type';
 
 @ObjectType({ description: 'The decision of a biometric check: no distance or score is ever returned.' })
 export class BiometricDecision {
@@ -26,6 +27,9 @@ export class VerificationData {
 
   @Field(() => Boolean, { nullable: true, description: 'With zkpValidation and a valid certificate: whether every proven condition holds; else null.' })
   zkpConditionsMet!: boolean | null;
+
+  @Field(() => ZkpStatement, { nullable: true, description: 'With zkpValidation and a valid certificate: exactly what it proves.' })
+  zkpResult!: ZkpStatement | null;
 
   @Field(() => BiometricDecision, { nullable: true, description: 'When a biometric check ran: match or no match.' })
   biometricMatch?: BiometricDecision;
