@@ -112,6 +112,22 @@ describe.each(FAMILY_A_TRANSPORTS)('verification attacks through %s', (name) => 
     }
   });
 
+  test('oracle: a tampered credential reveals nothing about the record its id names (existence, status, successor)', async () => {
+    const values = { ...subject(), email: 'alice@two.example.com' };
+    const headers = await consent(p, user, issuerDid, values);
+    const first = unwrap(await p.fa.issue(p.issuerKey, headers, { schemaName: `${schemaName}:1`, credentialSubject: values }));
+    unwrap(await p.fa.reissue(p.issuerKey, headers, { schemaName: `${schemaName}:1`, credentialSubject: values }, first.verifiableCredential));
+    const tamper = (vc: Doc, id?: string): Doc => ({ ...clone(vc), issuanceDate: '2020-01-01T00:00:00Z', ...(id ? { id } : {}) });
+    const answers = [];
+    for (const vc of [tamper(first.verifiableCredential), tamper(enc.vc), tamper(enc.vc, `${schemaName}:1:00000000-0000-4000-8000-000000000000`)]) {
+      const r = await verifyAs(attacker, asHolder(first.userSignature), { credentials: vc });
+      expect(r.success).toBe(false);
+      answers.push(r.data.reasons);
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+  });
+
   test('context pinning: an appended inline @context that swaps birthDate and issueDate does not verify', async () => {
     const s = `Passport${randomBytes(3).toString('hex')}`;
     const body = schemaBody(s);
