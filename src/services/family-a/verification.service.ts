@@ -127,11 +127,15 @@ export class VerificationService {
     else await this.checkProof(credential, issuerText, issuerKey, reasons);
 
     const id = typeof credential['id'] === 'string' ? credential['id'] : '';
-    const found = id ? await this.credentials.findById(id) : null;
+    // A credential whose signature failed is not looked up at all: its id alone must not reveal
+    // whether such a record exists, or its status, holder or successor.
+    const signatureOk = reasons.length === 0;
+    const found = id && signatureOk ? await this.credentials.findById(id) : null;
     // The proof names the issuer; the record must be that issuer's, or an id collision could borrow another record.
     const record = found && issuer && found.issuerDidId === issuer.id ? found : null;
-    if (!record) reasons.push('credential was not issued by this service');
-    else if (record.status === 'revoked') reasons.push('credential has been revoked');
+    if (!record) {
+      if (signatureOk) reasons.push('credential was not issued by this service');
+    } else if (record.status === 'revoked') reasons.push('credential has been revoked');
     else if (record.status === 'superseded') reasons.push(this.supersededReason(record, req.verifierTenantId));
     this.checkDates(credential, reasons);
 
