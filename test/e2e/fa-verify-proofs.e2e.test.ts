@@ -95,6 +95,25 @@ describe.each(FAMILY_A_TRANSPORTS)('proof binding attacks through %s', (name) =>
     expect((await verify({ publicKey: stranger.publicKey }, { credentials: issued.vc, holderProof: { nonce: n, signature: theirs } })).success).toBe(false);
   });
 
+  test('malformed holder proofs and missing holder evidence are 400 with a code', async () => {
+    const id = issued.vc['id'] as string;
+    const bad: [string, Parameters<typeof p.fa.holderProof>[2]][] = [
+      ['short nonce', { credentialId: id, purpose: 'verify', nonce: 'abc' }],
+      ['verify without nonce', { credentialId: id, purpose: 'verify' }],
+      ['revoke with nonce', { credentialId: id, purpose: 'revoke', nonce: nonce() }],
+      ['unknown purpose', { credentialId: id, purpose: 'present' as never, nonce: nonce() }],
+      ['empty credential id', { credentialId: '', purpose: 'revoke' }],
+    ];
+    for (const [label, req] of bad) {
+      expect({ label, out: await p.fa.holderProof(p.holderKey, user.privateKey, req) }).toEqual({ label, out: { ok: false, status: 400, code: 'INVALID_INPUT' } });
+    }
+    expect(await p.fa.holderProof(p.holderKey, 'not-a-key', { credentialId: id, purpose: 'revoke' })).toMatchObject({ ok: false, status: 400 });
+    expect(await q.fa.verify(q.verifierKey, { publicKey: user.publicKey }, { credentials: issued.vc })).toMatchObject({ ok: false, status: 400, code: 'INVALID_INPUT' });
+    for (const holderProof of [{ nonce: nonce() }, { nonce: 'x', signature: 'ab'.repeat(64) }, { nonce: nonce(), signature: 'zz' }]) {
+      expect(await q.fa.verify(q.verifierKey, { publicKey: user.publicKey }, { credentials: issued.vc, holderProof })).toMatchObject({ ok: false, status: 400 });
+    }
+  });
+
   test('ZKP: the certificate signs the predicate, the evaluation time and the credential; verification reports them', async () => {
     const z = unwrap(await p.fa.createZkp(p.issuerKey, { credentials: issued.vc, age: { type: 'number', minimum: '0' }, verifyParams: ['name=Alice'] })) as ZkpOut;
     expect(z.certificate).toEqual({ age: true, 'name=Alice': true });
