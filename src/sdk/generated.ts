@@ -199,8 +199,8 @@ export type ZkpCertificateInput = {
   publicKey: string;
   /** The statement createZkpCertificate returned (what the signature covers); required for the certificate to verify. */
   statement?: Record<string, unknown> | null | undefined;
-  /** The holder's userSignature from issuance. */
-  userSignature: string;
+  /** The holder's userSignature from issuance; when given it must be that one. */
+  userSignature?: string | null | undefined;
   /** The userSignature createZkpCertificate returned (issuer signature), hex. */
   zkpSignature: string;
 };

@@ -128,6 +128,10 @@ describe.each(FAMILY_A_TRANSPORTS)('proof binding attacks through %s', (name) =>
     const ok = await verify(headers, { credentials: issued.vc, zkpCertificate: cert }, true);
     expect(ok).toMatchObject({ success: true, data: { zkpMessage: z.certificate, zkpConditionsMet: true } });
     expect(ok.data.zkpResult).toEqual(st);
+    // The strong path needs no static signature anywhere.
+    const { userSignature: _static, ...noStatic } = cert;
+    const strong = await verify({ publicKey: user.publicKey }, { credentials: issued.vc, zkpCertificate: noStatic, holderProof: await challenge(issued.vc) }, true);
+    expect(strong).toMatchObject({ success: true, data: { holderProof: 'CHALLENGE_BOUND', zkpConditionsMet: true } });
 
     const raised = clone(st);
     raised['predicates'][0].minimum = '18';

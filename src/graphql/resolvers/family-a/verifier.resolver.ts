@@ -16,7 +16,15 @@ function toRequestBody(input: VerifyCredentialInput): Record<string, unknown> {
     ...(input.probeTemplate != null ? { probeTemplate: input.probeTemplate } : {}),
     ...(input.holderProof != null ? { holderProof: { nonce: input.holderProof.nonce, signature: input.holderProof.signature } } : {}),
     ...(z != null
-      ? { zkpCertificate: { certificate: z.certificate, zkpSignature: z.zkpSignature, publicKey: z.publicKey, userSignature: z.userSignature, ...(z.statement != null ? { statement: z.statement } : {}) } }
+      ? {
+          zkpCertificate: {
+            certificate: z.certificate,
+            zkpSignature: z.zkpSignature,
+            publicKey: z.publicKey,
+            ...(z.userSignature != null ? { userSignature: z.userSignature } : {}),
+            ...(z.statement != null ? { statement: z.statement } : {}),
+          },
+        }
       : {}),
   };
 }

@@ -12,8 +12,8 @@ export class ZkpCertificateInput {
   @Field(() => String, { description: "The issuer's Ed25519 public key, base64." })
   publicKey!: string;
 
-  @Field(() => String, { description: "The holder's userSignature from issuance." })
-  userSignature!: string;
+  @Field(() => String, { nullable: true, description: "The holder's userSignature from issuance; when given it must be that one." })
+  userSignature?: string;
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'The statement createZkpCertificate returned (what the signature covers); required for the certificate to verify.' })
   statement?: Record<string, unknown>;
