@@ -117,7 +117,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     [DidsResolver, new DidsResolver(services.dids, services.users)],
     [IssuerResolver, new IssuerResolver(services.issuerDids, services.credentials, services.zkp)],
     [SchemasResolver, new SchemasResolver(services.schemas)],
-    [HolderResolver, new HolderResolver(services.credentials)],
+    [HolderResolver, new HolderResolver(services.credentials, services.holderProofs)],
     [VerifierResolver, new VerifierResolver(services.verification, config.faces.maxImageBytes)],
     [FacesResolver, new FacesResolver(services.biometrics, config.faces.maxImageBytes)],
     [LedgerResolver, new LedgerResolver(services.ledger)],

@@ -31,7 +31,7 @@ export function restRouter(services: Services, bodyLimitBytes: number, maxImageB
   r.use(jsonBody(bodyLimitBytes));
 
   const familyA = Router();
-  familyA.use(userRoutes(services.auth, services.users, services.credentials));
+  familyA.use(userRoutes(services.auth, services.users, services.credentials, services.holderProofs));
   familyA.use(issuerRoutes(services.auth, services.issuerDids, services.credentials, services.zkp));
   familyA.use(schemaRoutes(services.auth, services.schemas));
   familyA.use(verifierRoutes(services.auth, services.verification, maxImageBytes));

@@ -30,6 +30,7 @@ import { UsersService } from './users.service';
 import { CredentialsService } from './family-a/credentials.service';
 import { IssuerDidService } from './family-a/issuer-did.service';
 import { SchemasService } from './family-a/schemas.service';
+import { HolderProofService } from './family-a/holder-proof.service';
 import { VerificationService } from './family-a/verification.service';
 import { ZkpService } from './family-a/zkp.service';
 
@@ -43,6 +44,7 @@ export interface Services {
   readonly schemas: SchemasService;
   readonly credentials: CredentialsService;
   readonly verification: VerificationService;
+  readonly holderProofs: HolderProofService;
   readonly zkp: ZkpService;
   readonly ledger: LedgerService;
   readonly templates: TemplatesService;
@@ -88,6 +90,7 @@ export function createServices(d: ServiceDeps): Services {
     issuerDids,
     schemas,
     credentials,
+    holderProofs: new HolderProofService(),
     verification: new VerificationService(d.faces, issuerDids, d.issued, d.schemas, credentials, d.clock),
     zkp: new ZkpService(d.issued, d.schemas, d.dids, d.custody, credentials, d.clock),
     ledger: new LedgerService(d.ledger),

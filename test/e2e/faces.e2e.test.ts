@@ -174,10 +174,10 @@ describe.each(TRANSPORTS.map((t) => [t.name, t] as const))('face templates throu
     const yes = unwrap(await t.verifyWithSelfie(fa.verifierKey, v, body, photo('obama_4.jpg')));
     expect(yes.data['reasons']).toEqual([]);
     expect(yes.success).toBe(true);
-    expect(yes.data['biometricMatchScore']).toMatch(/^Match \(score 0\.\d{4}\)$/);
+    expect(yes.data['biometricMatchScore']).toBe('Match');
     const no = unwrap(await t.verifyWithSelfie(fa.verifierKey, v, body, photo('biden_2.jpg')));
     expect(no.success).toBe(false);
-    expect(no.data['biometricMatchScore']).toMatch(/^No Match \(score 0\.\d{4}\)$/);
+    expect(no.data['biometricMatchScore']).toBe('No Match');
     // A probe template works too; without a probe nothing is checked.
     const byTemplate = unwrap(await fa.fa.verify(fa.verifierKey, v, { ...body, probeTemplate: templates.get('obama_2.jpg') }));
     expect(byTemplate.data.biometricMatchScore).toMatch(/^Match/);

@@ -82,11 +82,13 @@ describe.each(FAMILY_A_TRANSPORTS)('Family A flow through %s', (name) => {
     expect(await p.fa.schema(p.issuerKey, 'NoSuchSchema')).toMatchObject({ ok: false, status: 404 });
   });
 
-  test('sign: a hex Ed25519 signature over the canonical subject', async () => {
+  test('sign: a hex Ed25519 signature over the canonical subject bound to the issuer DID', async () => {
     const sig = await sign(SUBJECT);
     expect(sig).toMatch(/^[0-9a-f]{128}$/);
     const pub = Buffer.from(user.publicKey, 'base64');
-    expect(ed25519.verify(Buffer.from(sig, 'hex'), canonicalBytes({ id: user.did, ...SUBJECT }), pub)).toBe(true);
+    const signed = { purpose: 'credgate-user-consent/v2', issuerDid, schemaName: null, subject: { id: user.did, ...SUBJECT } };
+    expect(ed25519.verify(Buffer.from(sig, 'hex'), canonicalBytes(signed), pub)).toBe(true);
+    expect(ed25519.verify(Buffer.from(sig, 'hex'), canonicalBytes({ id: user.did, ...SUBJECT }), pub)).toBe(false);
   });
 
   test('issue: every field of the credential, and its schema URL resolves', async () => {
@@ -135,7 +137,7 @@ describe.each(FAMILY_A_TRANSPORTS)('Family A flow through %s', (name) => {
     expect(r).toEqual({
       success: true,
       message: 'User is valid, issuer DID is valid and verifiable credential is valid',
-      data: { isVCValid: 'Success', isIssuerDIDValid: 'Success', biometricMatchScore: 'No Check Performed', zkpMessage: null, reasons: [] },
+      data: { isVCValid: 'Success', isIssuerDIDValid: 'Success', biometricMatchScore: 'No Check Performed', zkpMessage: null, zkpConditionsMet: null, zkpResult: null, holderProof: 'STATIC_REPLAYABLE', reasons: [] },
     });
     expect((await verify(plain.verifiableCredential, plain.userSignature, { verifyParams: ['name=Alice', 'age=30', 'birthDate=1990-05-17'] })).success).toBe(true);
     const mismatch = await verify(plain.verifiableCredential, plain.userSignature, { verifyParams: ['name=Bob'] });
@@ -188,9 +190,10 @@ describe.each(FAMILY_A_TRANSPORTS)('Family A flow through %s', (name) => {
     expect(rootKey.length).toBeGreaterThan(40);
     expect(Buffer.from(zkp.publicKey, 'base64')).toHaveLength(32);
 
-    const zkpCertificate = { certificate: zkp.certificate, zkpSignature: zkp.userSignature, publicKey: zkp.publicKey, userSignature: encrypted.userSignature };
+    const zkpCertificate = { certificate: zkp.certificate, zkpSignature: zkp.userSignature, publicKey: zkp.publicKey, userSignature: encrypted.userSignature, statement: zkp.statement };
     const ok = await verify(encrypted.verifiableCredential, encrypted.userSignature, { zkpCertificate }, true);
-    expect(ok).toMatchObject({ success: true, data: { isVCValid: 'Success', zkpMessage: zkp.certificate } });
+    // The certificate verifies, but one proven condition is false: not a valid answer (finding 6).
+    expect(ok).toMatchObject({ success: false, data: { zkpMessage: zkp.certificate, zkpConditionsMet: false, reasons: ['ZKP condition not met: age'] } });
     const changed = await verify(encrypted.verifiableCredential, encrypted.userSignature, { zkpCertificate: { ...zkpCertificate, certificate: { ...zkp.certificate, age: true } } }, true);
     expect(changed).toMatchObject({ success: false, data: { zkpMessage: null } });
     const otherCredential = await verify(plain.verifiableCredential, plain.userSignature, { zkpCertificate: { ...zkpCertificate, userSignature: plain.userSignature } }, true);
@@ -227,12 +230,14 @@ describe.each(FAMILY_A_TRANSPORTS)('Family A flow through %s', (name) => {
     expect((await verify(next.verifiableCredential, next.userSignature)).success).toBe(true);
     expect(await p.fa.reissue(p.issuerKey, holderHeaders(sig), { schemaName: `${schemaName}:1`, credentialSubject: newSubject }, plain.verifiableCredential)).toMatchObject({ ok: false, status: 409 });
 
-    const revoked = unwrap(await p.fa.revoke(p.holderKey, { publicKey: user.publicKey, userSignature: next.userSignature }, next.verifiableCredential));
+    // A holder revokes with a fresh revocation proof (the issuance userSignature no longer does).
+    const revokeProof = unwrap(await p.fa.holderProof(p.holderKey, user.privateKey, { credentialId: next.verifiableCredential.id, purpose: 'revoke' }));
+    const revoked = unwrap(await p.fa.revoke(p.holderKey, { publicKey: user.publicKey, userSignature: revokeProof }, next.verifiableCredential));
     expect(revoked.message).toBe(`Verifiable Credential ${next.verifiableCredential.id} has been revoked`);
     const after = await verify(next.verifiableCredential, next.userSignature);
     expect(after).toMatchObject({ success: false, data: { isIssuerDIDValid: 'Success' } });
     expect(after.data.isVCValid).toMatch(/revoked/);
-    expect(await p.fa.revoke(p.holderKey, { publicKey: user.publicKey, userSignature: next.userSignature }, next.verifiableCredential)).toMatchObject({ ok: false, status: 409 });
+    expect(await p.fa.revoke(p.holderKey, { publicKey: user.publicKey, userSignature: revokeProof }, next.verifiableCredential)).toMatchObject({ ok: false, status: 409 });
     const stranger = await holder(p);
     expect(await p.fa.revoke(p.holderKey, { publicKey: stranger.publicKey, userSignature: encrypted.userSignature }, encrypted.verifiableCredential)).toMatchObject({ ok: false, status: 403 });
   });

@@ -22,7 +22,29 @@ export interface Issued {
 export interface Verification {
   success: boolean;
   message: string;
-  data: { isVCValid: string; isIssuerDIDValid: string; biometricMatchScore: string; zkpMessage: Record<string, boolean> | null; reasons: string[] };
+  data: {
+    isVCValid: string;
+    isIssuerDIDValid: string;
+    biometricMatchScore: string;
+    zkpMessage: Record<string, boolean> | null;
+    reasons: string[];
+    zkpConditionsMet?: boolean | null;
+    holderProof?: string;
+    zkpResult?: Record<string, any> | null;
+  };
+}
+
+/** Headers of a verification; `userSignature` may be left out when the body carries a challenge-bound holderProof. */
+export interface VerifyHeaders {
+  publicKey: string;
+  userSignature?: string;
+}
+
+/** Input of POST /user/holderProof (mutation signHolderProof). */
+export interface HolderProofRequest {
+  credentialId: string;
+  purpose: 'verify' | 'revoke';
+  nonce?: string;
 }
 
 export interface SchemaCreatedOut {
@@ -40,6 +62,7 @@ export interface ZkpOut {
   certificate: Record<string, boolean>;
   userSignature: string;
   publicKey: string;
+  statement?: Record<string, any>;
 }
 
 export interface CreateSchemaBody {
@@ -64,12 +87,13 @@ export interface FamilyATransport {
   createSchema(key: string, body: CreateSchemaBody): Promise<Outcome<SchemaCreatedOut>>;
   schemas(key: string): Promise<Outcome<SchemaViewOut[]>>;
   schema(key: string, name: string): Promise<Outcome<SchemaViewOut>>;
-  sign(key: string, privateKey: string, issuerDid: string, payload: Record<string, unknown>): Promise<Outcome<string>>;
+  sign(key: string, privateKey: string, issuerDid: string, payload: Record<string, unknown>, schemaName?: string): Promise<Outcome<string>>;
+  holderProof(key: string, privateKey: string, req: HolderProofRequest): Promise<Outcome<string>>;
   issue(key: string, holder: HolderHeaders, body: IssueBody, opts?: { isCryptograph?: boolean; downloadCryptograph?: boolean }): Promise<Outcome<Issued>>;
   reissue(key: string, holder: HolderHeaders, body: IssueBody, vc: Record<string, unknown>): Promise<Outcome<Issued>>;
   revoke(key: string, proof: { publicKey: string; userSignature: string }, vc: Record<string, unknown>): Promise<Outcome<{ message: string }>>;
   createZkp(key: string, body: Record<string, unknown>): Promise<Outcome<ZkpOut>>;
-  verify(key: string, headers: { publicKey: string; userSignature: string }, body: Record<string, unknown>, zkpValidation?: boolean): Promise<Outcome<Verification>>;
+  verify(key: string, headers: VerifyHeaders, body: Record<string, unknown>, zkpValidation?: boolean): Promise<Outcome<Verification>>;
   decrypt(key: string, privateKey: string, vc: Record<string, unknown>): Promise<Outcome<Record<string, unknown>>>;
 }
 
@@ -83,6 +107,8 @@ function envelope<T>(res: HttpResponse, status: number, message?: string): Outco
   if (message !== undefined) expect(res.json.message).toBe(message);
   return { ok: true, data: res.json.data as T };
 }
+
+const strip = <T extends Record<string, unknown>>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 export function restFamilyA(server: TestServer, prefix: '' | '/api'): FamilyATransport {
   const call = (method: string, path: string, key: string, headers: Record<string, string> = {}, body?: unknown) =>
@@ -99,11 +125,16 @@ export function restFamilyA(server: TestServer, prefix: '' | '/api'): FamilyATra
     createSchema: async (key, body) => envelope(await call('POST', '/issuer/createSchema', key, {}, body), 201, 'Schema created and submited successfully'),
     schemas: async (key) => envelope(await call('GET', '/issuer/schemas', key), 200, 'Schema collection retrieved'),
     schema: async (key, name) => envelope(await call('GET', `/issuer/schema/${encodeURIComponent(name)}`, key), 200),
-    sign: async (key, privateKey, issuerDid, payload) => {
-      const res = await call('POST', `/user/sign?issuerDID=${encodeURIComponent(issuerDid)}`, key, { privateKey }, { payload });
+    sign: async (key, privateKey, issuerDid, payload, schemaName) => {
+      const schemaQuery = schemaName === undefined ? '' : `&schemaName=${encodeURIComponent(schemaName)}`;
+      const res = await call('POST', `/user/sign?issuerDID=${encodeURIComponent(issuerDid)}${schemaQuery}`, key, { privateKey }, { payload });
       if (res.status >= 400) return envelope(res, 200);
       expect(res.json).toEqual({ success: true, Signature: expect.any(String), status: 200 });
       return { ok: true, data: res.json.Signature };
+    },
+    holderProof: async (key, privateKey, req) => {
+      const out = envelope<{ signature: string }>(await call('POST', '/user/holderProof', key, { privateKey }, req), 200);
+      return out.ok ? { ok: true, data: out.data.signature } : out;
     },
     issue: async (key, holder, body, opts = {}) => {
       const q = new URLSearchParams();
@@ -132,7 +163,7 @@ export function restFamilyA(server: TestServer, prefix: '' | '/api'): FamilyATra
     },
     createZkp: async (key, body) => envelope(await call('POST', '/issuer/createZkp', key, {}, body), 200),
     verify: async (key, headers, body, zkpValidation) => {
-      const res = await call('POST', `/verifier/verify${zkpValidation === undefined ? '' : `?zkpValidation=${zkpValidation}`}`, key, headers, body);
+      const res = await call('POST', `/verifier/verify${zkpValidation === undefined ? '' : `?zkpValidation=${zkpValidation}`}`, key, strip({ ...headers }) as Record<string, string>, body);
       if (res.status >= 400) return envelope(res, 200);
       expect(res.status).toBe(200);
       expect(res.json.status).toBe(200);
@@ -145,7 +176,6 @@ export function restFamilyA(server: TestServer, prefix: '' | '/api'): FamilyATra
   };
 }
 
-const strip = <T extends Record<string, unknown>>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 export function graphqlFamilyA(server: TestServer): FamilyATransport {
   const sdk = (key: string) => server.sdk(key);
@@ -163,7 +193,9 @@ export function graphqlFamilyA(server: TestServer): FamilyATransport {
       gqlOutcome(async () => (await sdk(key).CreateSchema({ input: { ...body, attributes: body.attributes.attributes as never } })).createSchema as SchemaCreatedOut),
     schemas: (key) => gqlOutcome(async () => (await sdk(key).Schemas()).schemas as SchemaViewOut[]),
     schema: (key, name) => gqlOutcome(async () => (await sdk(key).Schema({ name })).schema as SchemaViewOut),
-    sign: (key, privateKey, issuerDid, payload) => gqlOutcome(async () => (await sdk(key).SignUserData({ privateKey, issuerDid, payload })).signUserData),
+    sign: (key, privateKey, issuerDid, payload, schemaName) =>
+      gqlOutcome(async () => (await sdk(key).SignUserData({ privateKey, issuerDid, payload, ...(schemaName === undefined ? {} : { schemaName }) } as never)).signUserData),
+    holderProof: (key, privateKey, req) => gqlOutcome(async () => (await sdk(key).SignHolderProof({ privateKey, ...req } as never)).signHolderProof),
     issue: (key, holder, body, opts = {}) =>
       gqlOutcome(async () => toIssued((await sdk(key).IssueCredential({ holder, input: strip({ ...body }) as never, ...opts })).issueCredential)),
     reissue: (key, holder, body, vc) => gqlOutcome(async () => toIssued((await sdk(key).ReissueCredential({ holder, input: strip({ ...body }) as never, vc })).reissueCredential)),

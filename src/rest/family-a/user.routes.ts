@@ -2,13 +2,14 @@ import { Router } from 'express';
 import type { AuthService } from '../../services/auth.service';
 import type { UsersService } from '../../services/users.service';
 import type { CredentialsService } from '../../services/family-a/credentials.service';
+import type { HolderProofService } from '../../services/family-a/holder-proof.service';
 import { actorOf } from '../context';
 import { sendA } from '../envelopes';
 import { authorize } from '../middleware/authorize';
 import { bodyObject, requiredHeader, requiredQuery } from '../validate';
 
 /** Family A user side: key pairs and user DIDs. */
-export function userRoutes(auth: AuthService, users: UsersService, credentials: CredentialsService): Router {
+export function userRoutes(auth: AuthService, users: UsersService, credentials: CredentialsService, holderProofs: HolderProofService): Router {
   const r = Router();
   const holder = authorize(auth, ['holder', 'issuer']);
 
@@ -21,9 +22,18 @@ export function userRoutes(auth: AuthService, users: UsersService, credentials: 
   });
 
   r.post('/user/sign', holder, (req, res) => {
-    const signature = credentials.signSubject(requiredHeader(req, 'privateKey', 200), requiredQuery(req, 'issuerDID', 512), bodyObject(req)['payload']);
+    // `schemaName` (optional, not in the reference) binds the consent to one schema as well as to the issuer.
+    const signature = credentials.signSubject(requiredHeader(req, 'privateKey', 200), requiredQuery(req, 'issuerDID', 512), bodyObject(req)['payload'], req.query['schemaName']);
     // The reference spells this response differently from the envelope: capital-S Signature.
     res.status(200).json({ success: true, Signature: signature, status: 200 });
+  });
+
+  // Not in the reference: a fresh, purpose-bound holder proof (challenge for verification, or revocation).
+  r.post('/user/holderProof', holder, (req, res) => {
+    const body = bodyObject(req);
+    const signature = holderProofs.sign(requiredHeader(req, 'privateKey', 200), { credentialId: body['credentialId'], purpose: body['purpose'], nonce: body['nonce'] });
+    res.setHeader('Cache-Control', 'no-store');
+    sendA(res, 200, { signature });
   });
 
   // Not in the reference: the holder's decryption of an encrypted credential, as a convenience

@@ -3,6 +3,7 @@ import { invalidInput } from '../../errors';
 import { readMultipart } from '../middleware/multipart';
 import type { AuthService } from '../../services/auth.service';
 import type { VerificationService } from '../../services/family-a/verification.service';
+import { actorOf, header } from '../context';
 import { authorize } from '../middleware/authorize';
 import { bodyObject, booleanQuery, requiredHeader } from '../validate';
 
@@ -21,15 +22,21 @@ async function verifyInput(req: Request, maxImageBytes: number): Promise<{ body:
   return { body: body as Record<string, unknown>, ...(photo ? { probePhoto: photo } : {}) };
 }
 
+/** `userSignature` may be left out when the body carries a challenge-bound `holderProof`. */
+function optionalUserSignature(req: Request): { userSignature?: string } {
+  return header(req, 'userSignature')?.trim() ? { userSignature: requiredHeader(req, 'userSignature', 200) } : {};
+}
+
 export function verifierRoutes(auth: AuthService, verification: VerificationService, maxImageBytes: number): Router {
   const r = Router();
   r.post('/verifier/verify', authorize(auth, ['verifier']), async (req, res) => {
     const input = await verifyInput(req, maxImageBytes);
     const result = await verification.verify({
       publicKey: requiredHeader(req, 'publicKey', 200),
-      userSignature: requiredHeader(req, 'userSignature', 200),
+      ...optionalUserSignature(req),
       ...input,
       zkpValidation: booleanQuery(req, 'zkpValidation'),
+      verifierTenantId: actorOf(res).tenantId,
     });
     // An invalid credential is a result, not an error: 200 with success false.
     res.status(200).json({ success: result.success, data: result.data, message: result.message, status: 200 });

@@ -2,7 +2,8 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { AppError, notFound } from '../../errors';
 import { type DocumentLoader, createDocumentLoader } from '../../domain/contexts';
 import { buildUnsignedCredential, type FamilyABiometrics, FAMILY_A_JSONLD_BASE, proofOptions, ROOT_KEY_FRAGMENT, withCredentialStatus } from '../../domain/credentials/family-a-credential';
-import { parseSignatureHex, subjectOfPayload, userSignatureBytes } from '../../domain/credentials/user-signature';
+import { holderProofBytes } from '../../domain/credentials/holder-proof';
+import { consentBytes, parseConsentSchemaName, parseSignatureHex, subjectOfPayload, userSignatureBytes } from '../../domain/credentials/user-signature';
 import { encodeCryptograph, cryptographQrPng } from '../../domain/cryptograph';
 import { isDidSyntax } from '../../domain/dids/service-did';
 import { bytesToHex } from '../../domain/encoding';
@@ -71,14 +72,16 @@ export class CredentialsService {
   }
 
   /**
-   * POST /user/sign: the holder's consent. Signs the RFC 8785 canonical JSON of the subject
-   * (see `userSignatureBytes`) with the holder's Ed25519 key; nothing is stored.
+   * POST /user/sign: the holder's consent. Signs `consentBytes`: the subject bound to the issuer
+   * DID and, when given, the schema name, with the holder's Ed25519 key; nothing is stored.
    */
-  signSubject(privateKeyB64: string, issuerDid: string, payload: unknown): string {
+  signSubject(privateKeyB64: string, issuerDid: string, payload: unknown, schemaName?: unknown): string {
     if (!isDidSyntax(issuerDid)) throw new AppError('INVALID_DID', 'issuerDID must be a DID', [{ field: 'issuerDID', message: 'not a DID' }]);
+    const binding = { issuerDid, schemaName: parseConsentSchemaName(schemaName) };
+    const subject = subjectOfPayload(payload);
     const seed = parseEd25519PrivateKey(privateKeyB64, 'privateKey');
     try {
-      return bytesToHex(ed25519Sign(userSignatureBytes(subjectOfPayload(payload)), seed));
+      return bytesToHex(ed25519Sign(consentBytes(subject, binding), seed));
     } finally {
       seed.fill(0);
     }
@@ -100,9 +103,11 @@ export class CredentialsService {
   }
 
   /**
-   * DELETE /issuer/verifiableCredential. `publicKey` must be the holder's or the issuer's key and
-   * `userSignature` its Ed25519 signature over the subject as signed at issuance (the
-   * userSignature returned by issuance proves the holder).
+   * DELETE /issuer/verifiableCredential. `publicKey` must be the holder's or the issuer's key. For
+   * the holder's key, `userSignature` must be a fresh revocation proof (`holderProofBytes('revoke',
+   * id)`, see POST /user/holderProof): the issuance-time userSignature is known to the issuer and
+   * every verifier it was shown to, so it no longer revokes. For the issuer's key, its signature over
+   * the subject.
    */
   async revoke(actor: Actor, proof: { publicKey: string; userSignature: string }, vc: unknown): Promise<string> {
     const { id } = parseVcReference(vc);
@@ -113,7 +118,11 @@ export class CredentialsService {
     const issuer = await this.dids.findById(record.issuerDidId);
     const allowed = [record.holderPublicKeyHex, issuer?.publicKeyHex].filter((k): k is string => !!k);
     if (!allowed.includes(bytesToHex(key))) throw new AppError('FORBIDDEN', 'publicKey is neither the holder nor the issuer of this credential');
-    if (!ed25519Verify(sig, userSignatureBytes(this.plainSubject(record)), key)) throw new AppError('INVALID_SIGNATURE', 'userSignature does not verify');
+    const isHolderKey = bytesToHex(key) === record.holderPublicKeyHex;
+    const signed = isHolderKey ? holderProofBytes('revoke', id) : userSignatureBytes(this.plainSubject(record));
+    if (!ed25519Verify(sig, signed, key)) {
+      throw new AppError('INVALID_SIGNATURE', isHolderKey ? 'userSignature is not the holder revocation proof for this credential' : 'userSignature does not verify');
+    }
     if (record.status !== 'issued') throw new AppError('CONFLICT', `credential ${id} is already ${record.status}`);
     if (!(await this.credentials.revoke(actor.tenantId, id, this.clock.now()))) throw new AppError('CONFLICT', `credential ${id} is no longer live`);
     return id;
@@ -205,11 +214,13 @@ export class CredentialsService {
     const subject = { ...req.credentialSubject, id: holder.did };
     const checked = this.validator.validate(schema.body, subject);
     if (!checked.ok) throw new AppError('SCHEMA_VALIDATION_FAILED', 'credentialSubject does not match the schema', checked.issues);
-    if (!ed25519Verify(signature, userSignatureBytes(subject), holderKey)) {
-      throw new AppError('INVALID_SIGNATURE', 'userSignature is not the holder signature over credentialSubject', [{ field: 'userSignature', message: 'does not verify' }]);
+    const issuer = await this.issuers.current(actor);
+    // Consent must name this issuer, and the schema when the holder named one (name or name:version).
+    const bindings = [schema.name, `${schema.name}:${schema.version}`, null].map((schemaName) => ({ issuerDid: issuer.did, schemaName }));
+    if (!bindings.some((b) => ed25519Verify(signature, consentBytes(subject, b), holderKey))) {
+      throw new AppError('INVALID_SIGNATURE', 'userSignature is not the holder signature over credentialSubject for this issuer DID and schema', [{ field: 'userSignature', message: 'does not verify' }]);
     }
 
-    const issuer = await this.issuers.current(actor);
     const now = this.clock.now();
     const exp = schema.body['expiration'] as { value: number; unit: ExpirationUnit };
     const id = `${schema.name}:${schema.version}:${randomUUID()}`;

@@ -1,16 +1,18 @@
 import { AppError, invalidInput } from '../../errors';
 import { type DocumentLoader, createDocumentLoader } from '../../domain/contexts';
 import { ENCRYPTED_TYPE, FAMILY_A_JSONLD_BASE, isCiphertextText, proofCoveredPart, ROOT_KEY_FRAGMENT, subjectOfCredential } from '../../domain/credentials/family-a-credential';
-import { parseSignatureHex, userSignatureBytes } from '../../domain/credentials/user-signature';
-import { zkpCertificateBytes } from '../../domain/credentials/zkp-certificate';
+import { framingProblem } from '../../domain/credentials/family-a-pinning';
+import { type ChallengeProof, holderProofBytes, parseChallengeProof } from '../../domain/credentials/holder-proof';
+import { parseSignatureHex } from '../../domain/credentials/user-signature';
+import { type ZkpStatement, certificateOf, parseZkpStatement, zkpStatementBytes } from '../../domain/credentials/zkp-certificate';
 import { decodeCryptograph } from '../../domain/cryptograph';
 import { bytesToHex, hexToBytes } from '../../domain/encoding';
 import { ed25519Verify, parseEd25519PublicKey } from '../../domain/keys';
-import type { Clock, FaceEngine, FaceMatch, IssuedCredentialRecord, IssuedCredentialRepository, SchemaRepository } from '../../domain/ports';
+import type { Clock, FaceEngine, IssuedCredentialRecord, IssuedCredentialRepository, SchemaRepository } from '../../domain/ports';
 import { matchVerifyParams, parseVerifyParams } from '../../domain/predicates';
 import { verifyEd25519Signature2018 } from '../../domain/proofs';
 import { attributeTypesOfBody, parseSchemaBody } from '../../domain/schemas';
-import type { CredentialsService } from './credentials.service';
+import { type CredentialsService, sameSignatureHex } from './credentials.service';
 import { boundGalleryTemplate } from './face-binding';
 import type { IssuerDidService } from './issuer-did.service';
 
@@ -21,22 +23,43 @@ export const VALID_MESSAGE = 'User is valid, issuer DID is valid and verifiable 
 export interface VerifyRequest {
   /** Header `publicKey`: the holder's Ed25519 key, base64. */
   readonly publicKey: string;
-  /** Header `userSignature`: the signature returned by issuance. */
-  readonly userSignature: string;
-  /** Body: `credentials` (the credential) or `cryptograph` (its QR-ready text), `verifyParams`, `zkpCertificate`. */
+  /** Header `userSignature`: the signature returned by issuance (static, replayable); optional when the body has `holderProof`. */
+  readonly userSignature?: string;
+  /** Body: `credentials` (the credential) or `cryptograph` (its QR-ready text), `verifyParams`, `zkpCertificate`, `holderProof` ({ nonce, signature }). */
   readonly body: unknown;
   readonly zkpValidation: boolean;
   /** A selfie to compare with the credential's bound face (multipart / GraphQL upload). */
   readonly probePhoto?: Uint8Array;
+  /** The verifier's tenant: only the issuer's own tenant learns which credential superseded one. */
+  readonly verifierTenantId?: string;
 }
+
+/** The decision of a biometric check; no distance or score leaves the service. */
+export interface BiometricDecision {
+  readonly match: boolean;
+  /** The configured euclidean-distance threshold (CREDGATE_FACE_THRESHOLD), not a measurement. */
+  readonly threshold: number;
+}
+
+/**
+ * How the holder was proven: CHALLENGE_BOUND (a fresh signature over the verifier's nonce and the
+ * credential id), STATIC_REPLAYABLE (only the issuance-time userSignature, which anyone who has
+ * seen it can present), or NONE (no holder proof verified).
+ */
+export type HolderProofKind = 'CHALLENGE_BOUND' | 'STATIC_REPLAYABLE' | 'NONE';
 
 export interface VerificationData {
   readonly isVCValid: string;
   readonly isIssuerDIDValid: string;
   readonly biometricMatchScore: string;
   readonly zkpMessage: Record<string, boolean> | null;
-  /** Present when a biometric check ran: the numbers behind biometricMatchScore. */
-  readonly biometricMatch?: FaceMatch;
+  /** With zkpValidation and a valid certificate: whether every proven condition holds; else null. */
+  readonly zkpConditionsMet: boolean | null;
+  /** With zkpValidation and a valid certificate: exactly what it proves (predicates, evaluation time, credential). */
+  readonly zkpResult: ZkpStatement | null;
+  /** Present when a biometric check ran: match or no match only. */
+  readonly biometricMatch?: BiometricDecision;
+  readonly holderProof: HolderProofKind;
   /** Every failed check, in words; empty when valid. */
   readonly reasons: string[];
 }
@@ -48,6 +71,13 @@ export interface VerificationResult {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The same keys with the same booleans (order-insensitive). */
+function sameCertificate(given: unknown, proven: Record<string, boolean>): boolean {
+  if (!isObject(given)) return false;
+  const keys = Object.keys(given);
+  return keys.length === Object.keys(proven).length && keys.every((k) => Object.hasOwn(proven, k) && given[k] === proven[k]);
+}
 
 /**
  * POST /verifier/verify. An invalid credential is an answer (success false with reasons), never an
@@ -68,10 +98,16 @@ export class VerificationService {
 
   async verify(req: VerifyRequest): Promise<VerificationResult> {
     const holderKey = parseEd25519PublicKey(req.publicKey, 'publicKey');
-    const userSig = parseSignatureHex(req.userSignature);
+    if (req.userSignature !== undefined) parseSignatureHex(req.userSignature);
     if (!isObject(req.body)) throw invalidInput('request body must be a JSON object');
-    const { credentials, cryptograph, verifyParams, zkpCertificate, probeTemplate } = req.body;
+    const { credentials, cryptograph, verifyParams, zkpCertificate, probeTemplate, holderProof } = req.body;
+    const challenge = holderProof === undefined || holderProof === null ? undefined : parseChallengeProof(holderProof);
+    if (req.userSignature === undefined && !challenge) {
+      throw invalidInput('give the userSignature header or a holderProof { nonce, signature }', [{ field: 'userSignature', message: 'required without holderProof' }]);
+    }
     if (probeTemplate !== undefined && typeof probeTemplate !== 'string') throw invalidInput('probeTemplate must be a base64 face template');
+    if (probeTemplate !== undefined && req.probePhoto !== undefined) throw invalidInput('give either probeTemplate or a selfie photo, not both');
+    if (typeof probeTemplate === 'string') this.assertProbeTemplate(probeTemplate);
     if (verifyParams !== undefined && !Array.isArray(verifyParams)) throw invalidInput('verifyParams must be an array of "attribute=value" strings');
     if (req.zkpValidation && !isObject(zkpCertificate)) throw invalidInput('zkpValidation=true needs zkpCertificate', [{ field: 'zkpCertificate', message: 'required object' }]);
 
@@ -87,43 +123,70 @@ export class VerificationService {
     if (cryptographCheck && (!issuerKey || cryptographCheck.kid !== `${issuerText}#${ROOT_KEY_FRAGMENT}` || !cryptographCheck.verify(issuerKey))) {
       reasons.push('cryptograph signature does not verify');
     }
-    if (reasons.length === 0) await this.checkProof(credential, issuerText, issuerKey, reasons); // a forged cryptograph is never canonicalised
+    const framing = framingProblem(credential);
+    if (framing) reasons.push(framing);
+    else if (reasons.length === 0) await this.checkProof(credential, issuerText, issuerKey, reasons); // a forged cryptograph is never canonicalised
 
     const id = typeof credential['id'] === 'string' ? credential['id'] : '';
-    const record = id ? await this.credentials.findById(id) : null;
-    if (!record) reasons.push('credential was not issued by this service');
-    else if (record.status === 'revoked') reasons.push('credential has been revoked');
-    else if (record.status === 'superseded') reasons.push(`credential has been superseded by ${record.supersededById ?? 'a newer credential'}`);
+    // A credential whose signature failed is not looked up at all: its id alone must not reveal
+    // whether such a record exists, or its status, holder or successor.
+    const signatureOk = reasons.length === 0;
+    const found = id && signatureOk ? await this.credentials.findById(id) : null;
+    // The proof names the issuer; the record must be that issuer's, or an id collision could borrow another record.
+    const record = found && issuer && found.issuerDidId === issuer.id ? found : null;
+    if (!record) {
+      if (signatureOk) reasons.push('credential was not issued by this service');
+    } else if (record.status === 'revoked') reasons.push('credential has been revoked');
+    else if (record.status === 'superseded') reasons.push(this.supersededReason(record, req.verifierTenantId));
     this.checkDates(credential, reasons);
 
-    let plain: Record<string, unknown> | undefined;
-    if (record) {
-      plain = this.issuance.plainSubject(record);
-      const isHolder = bytesToHex(holderKey) === record.holderPublicKeyHex && ed25519Verify(userSig, userSignatureBytes(plain), holderKey);
-      if (!isHolder) reasons.push('publicKey and userSignature do not prove the credential holder');
-    }
+    const holderKind = this.holderProofOf(record, holderKey, id, req.userSignature, challenge);
+    const isHolder = holderKind !== 'NONE';
+    if (record && !isHolder) reasons.push(challenge ? 'publicKey and holderProof do not prove the credential holder' : 'publicKey and userSignature do not prove the credential holder');
+
+    // Everything below reads the issuer's sealed copy or answers about values the verifier does not
+    // hold. It runs only for a credential whose proof, status and holder proof all verified, so a
+    // forged or borrowed credential learns nothing: right and wrong guesses get the same answer.
+    const trusted = reasons.length === 0 && issuerReasons.length === 0 && record !== null && isHolder;
+    const untrusted = 'the credential and its holder did not verify';
 
     let zkpMessage: Record<string, boolean> | null = null;
+    let zkpConditionsMet: boolean | null = null;
+    let zkpResult: ZkpStatement | null = null;
     if (req.zkpValidation) {
-      const z = this.checkZkp(zkpCertificate as Record<string, unknown>, id, issuerKey, req.userSignature);
-      if (z.ok) zkpMessage = z.certificate;
-      else reasons.push(z.reason);
-    } else if (verifyParams !== undefined && verifyParams.length > 0) {
-      if (record && plain) {
+      if (!trusted || !record) reasons.push(`ZKP certificate not checked: ${untrusted}`);
+      else {
+        const z = this.checkZkp(zkpCertificate as Record<string, unknown>, credential, issuerKey, record.userSignature);
+        if (z.ok) {
+          zkpMessage = z.certificate;
+          zkpResult = z.statement;
+          const unmet = Object.entries(z.certificate).filter(([, v]) => !v).map(([k]) => k);
+          zkpConditionsMet = unmet.length === 0;
+          if (unmet.length > 0) reasons.push(`ZKP condition not met: ${unmet.join(', ')}`);
+        } else reasons.push(z.reason);
+      }
+    }
+    // Evaluated beside zkpValidation, never instead of it: a certificate must not hide a wrong value.
+    if (verifyParams !== undefined && verifyParams.length > 0) {
+      if (!trusted || !record) reasons.push(`verifyParams not evaluated: ${untrusted}`);
+      else {
         const params = parseVerifyParams(verifyParams, await this.attributeTypes(record));
-        const match = matchVerifyParams(params, plain);
+        const match = matchVerifyParams(params, this.issuance.plainSubject(record));
         if (!match.ok) reasons.push(`verifyParams do not match: ${match.mismatches.join(', ')}`);
       }
     }
 
-    const bio = await this.biometric(record, credential, probeTemplate as string | undefined, req.probePhoto);
+    const bio = await this.biometric(trusted ? record : null, credential, probeTemplate as string | undefined, req.probePhoto);
     if (bio.reason) reasons.push(bio.reason);
     const data: VerificationData = {
       isVCValid: reasons.length === 0 ? SUCCESS : `Failed: ${reasons.join('; ')}`,
       isIssuerDIDValid: issuerReasons.length === 0 ? SUCCESS : `Failed: ${issuerReasons.join('; ')}`,
       biometricMatchScore: bio.text,
       zkpMessage,
+      zkpConditionsMet,
+      zkpResult,
       ...(bio.match ? { biometricMatch: bio.match } : {}),
+      holderProof: holderKind,
       reasons: [...issuerReasons, ...reasons],
     };
     const success = data.reasons.length === 0;
@@ -131,14 +194,42 @@ export class VerificationService {
   }
 
   /**
-   * Compares a probe (template, or a photo turned into one) with the face bound at issuance.
-   * `biometricMatchScore` reads `Match (score 0.8123)` or `No Match (score 0.3012)`; the score is
-   * 1 - euclidean distance, the decision distance <= threshold (docs/API.md).
+   * The holder is the record's key holder, and every proof given verifies: the static userSignature
+   * is compared with the one stored at issuance (no sealed data needed), a challenge proof is an
+   * Ed25519 signature over `holderProofBytes('verify', credentialId, nonce)`.
    */
-  private async biometric(record: IssuedCredentialRecord | null, presented: Record<string, unknown>, probeTemplate: string | undefined, probePhoto: Uint8Array | undefined): Promise<{ text: string; reason?: string; match?: FaceMatch }> {
+  private holderProofOf(record: IssuedCredentialRecord | null, holderKey: Uint8Array, credentialId: string, userSignature: string | undefined, challenge: ChallengeProof | undefined): HolderProofKind {
+    if (!record || bytesToHex(holderKey) !== record.holderPublicKeyHex) return 'NONE';
+    if (userSignature !== undefined && !sameSignatureHex(userSignature, record.userSignature)) return 'NONE';
+    if (!challenge) return 'STATIC_REPLAYABLE';
+    return ed25519Verify(challenge.signature, holderProofBytes('verify', credentialId, challenge.nonce), holderKey) ? 'CHALLENGE_BOUND' : 'NONE';
+  }
+
+  /** A successor id is the issuer's business: only its own tenant learns it. */
+  private supersededReason(record: IssuedCredentialRecord, verifierTenantId: string | undefined): string {
+    return verifierTenantId === record.tenantId && record.supersededById ? `credential has been superseded by ${record.supersededById}` : 'credential has been superseded';
+  }
+
+  /** A probe template must be one this service's model can compare; checked before anything else, the same for every credential. */
+  private assertProbeTemplate(template: string): void {
+    try {
+      this.faces.compare(template, template);
+    } catch (e) {
+      if (e instanceof AppError) throw new AppError('INVALID_INPUT', `probeTemplate: ${e.message}`, [{ field: 'probeTemplate', message: 'not a face template of this service' }]);
+      throw e;
+    }
+  }
+
+  /**
+   * Compares a probe (template, or a photo turned into one) with the face bound at issuance, for a
+   * verified credential only (`record` is null otherwise). `biometricMatchScore` reads `Match` or
+   * `No Match`: the decision distance <= CREDGATE_FACE_THRESHOLD. No distance or score is returned,
+   * because a continuous score lets a caller hill-climb the sealed template.
+   */
+  private async biometric(record: IssuedCredentialRecord | null, presented: Record<string, unknown>, probeTemplate: string | undefined, probePhoto: Uint8Array | undefined): Promise<{ text: string; reason?: string; match?: BiometricDecision }> {
     if (probeTemplate === undefined && probePhoto === undefined) return { text: NO_CHECK };
-    if (probeTemplate !== undefined && probePhoto !== undefined) throw invalidInput('give either probeTemplate or a selfie photo, not both');
-    const gallery = record ? boundGalleryTemplate(this.issuance.sealedFace(record), presented, record.id) : null;
+    if (!record) return { text: 'Not Checked', reason: 'biometric check not performed: the credential and its holder did not verify' };
+    const gallery = boundGalleryTemplate(this.issuance.sealedFace(record), presented, record.id);
     if (!gallery) return { text: 'Failed: the credential has no face template', reason: 'the credential has no face template to compare' };
     let probe = probeTemplate;
     if (probePhoto !== undefined) {
@@ -146,15 +237,9 @@ export class VerificationService {
       if (!made.templateCreationResult) return { text: 'Failed: no face detected in the probe', reason: 'no face detected in the probe photo' };
       probe = made.template;
     }
-    let match: FaceMatch;
-    try {
-      match = this.faces.compare(gallery, probe!);
-    } catch (e) {
-      if (e instanceof AppError) throw new AppError('INVALID_INPUT', `probeTemplate: ${e.message}`, [{ field: 'probeTemplate', message: 'not a face template of this service' }]);
-      throw e;
-    }
-    const text = `${match.match ? 'Match' : 'No Match'} (score ${match.score.toFixed(4)})`;
-    return match.match ? { text, match } : { text, match, reason: `the face does not match (distance ${match.distance.toFixed(4)} > ${match.threshold})` };
+    const m = this.faces.compare(gallery, probe!);
+    const match: BiometricDecision = { match: m.match, threshold: m.threshold };
+    return m.match ? { text: 'Match', match } : { text: 'No Match', match, reason: 'the face does not match the bound template' };
   }
 
   private credentialOf(credentials: unknown, cryptograph: unknown): { credential: Record<string, unknown>; cryptographCheck?: ReturnType<typeof decodeCryptograph> } {
@@ -198,11 +283,18 @@ export class VerificationService {
     if (now > expires) reasons.push('credential has expired');
   }
 
-  private checkZkp(cert: Record<string, unknown>, credentialId: string, issuerKey: Uint8Array | undefined, userSignature: string): { ok: true; certificate: Record<string, boolean> } | { ok: false; reason: string } {
+  /**
+   * A ZKP certificate proves what its signed statement says, nothing more: the credential issuer's
+   * key signed `zkpStatementBytes(statement)`, the statement names this credential and its issuer,
+   * it was not evaluated in the future, and the reference's `certificate` map (when given) is exactly
+   * the statement's outcomes. Runs only for a verified, live credential, so revoking a credential
+   * makes its certificates fail.
+   */
+  private checkZkp(cert: Record<string, unknown>, credential: Record<string, unknown>, issuerKey: Uint8Array | undefined, userSignature: string): { ok: true; statement: ZkpStatement; certificate: Record<string, boolean> } | { ok: false; reason: string } {
     const fail = (reason: string) => ({ ok: false as const, reason: `ZKP certificate is invalid: ${reason}` });
-    const certificate = cert['certificate'];
-    if (!isObject(certificate) || !Object.values(certificate).every((v) => typeof v === 'boolean')) return fail('certificate must map attributes to booleans');
-    const { zkpSignature, publicKey, userSignature: certUserSig } = cert;
+    const { zkpSignature, publicKey, userSignature: certUserSig, certificate } = cert;
+    const statement = parseZkpStatement(cert['statement']);
+    if (typeof statement === 'string') return fail(statement);
     if (typeof zkpSignature !== 'string' || !/^[0-9a-fA-F]{128}$/.test(zkpSignature)) return fail('zkpSignature must be 64 bytes of hex');
     if (typeof publicKey !== 'string') return fail('publicKey is required');
     let key: Uint8Array;
@@ -212,11 +304,13 @@ export class VerificationService {
       return fail('publicKey is not an Ed25519 key');
     }
     if (!issuerKey || bytesToHex(key) !== bytesToHex(issuerKey)) return fail('publicKey is not the issuer key');
-    if (typeof certUserSig !== 'string' || certUserSig.toLowerCase() !== userSignature.toLowerCase()) return fail('userSignature differs from the header');
-    if (!ed25519Verify(hexToBytes(zkpSignature), zkpCertificateBytes(credentialId, certificate as Record<string, boolean>), key)) {
-      return fail('signature does not verify for this credential');
-    }
-    return { ok: true, certificate: certificate as Record<string, boolean> };
+    if (certUserSig !== undefined && (typeof certUserSig !== 'string' || !sameSignatureHex(certUserSig, userSignature))) return fail('userSignature is not the one returned at issuance');
+    if (!ed25519Verify(hexToBytes(zkpSignature), zkpStatementBytes(statement), key)) return fail('signature does not verify over the statement');
+    if (statement.credentialId !== credential['id'] || statement.issuer !== credential['issuer']) return fail('the statement is about another credential');
+    if (Date.parse(statement.evaluatedAt) > this.clock.now().getTime()) return fail('evaluatedAt is in the future');
+    const proven = certificateOf(statement);
+    if (certificate !== undefined && !sameCertificate(certificate, proven)) return fail('certificate differs from the signed statement');
+    return { ok: true, statement, certificate: proven };
   }
 
   private async attributeTypes(record: IssuedCredentialRecord) {

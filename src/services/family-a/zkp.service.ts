@@ -1,5 +1,5 @@
 import { AppError, invalidInput, notFound } from '../../errors';
-import { zkpCertificateBytes } from '../../domain/credentials/zkp-certificate';
+import { type ProvenPredicate, type ZkpStatement, conditionPredicate, equalsPredicate, zkpStatementBytes } from '../../domain/credentials/zkp-certificate';
 import { bytesToBase64, bytesToHex, hexToBytes } from '../../domain/encoding';
 import { ed25519Sign } from '../../domain/keys';
 import type { Clock, DidRepository, IssuedCredentialRepository, KeyCustody, SchemaRepository } from '../../domain/ports';
@@ -11,8 +11,10 @@ import { parseVcReference } from './issue-request';
 
 export interface ZkpCertificateResult {
   readonly certificate: Certificate;
-  /** Hex Ed25519 signature by the credential's issuer key over {credentialId, certificate}. */
+  /** Hex Ed25519 signature by the credential's issuer key over the statement (`zkpStatementBytes`). */
   readonly userSignature: string;
+  /** What is proven: each predicate with its bounds, the evaluation time and the credential. */
+  readonly statement: ZkpStatement;
   /** The issuer's Ed25519 public key, base64. */
   readonly publicKey: string;
 }
@@ -47,16 +49,19 @@ export class ZkpService {
     const types = attributeTypesOfBody(parseSchemaBody(schema.body));
     const conditions = parseConditions(conditionInput, types);
     if (Object.keys(conditions).length === 0 && verifyParams === undefined) throw invalidInput('give at least one condition or verifyParams');
+    const params = verifyParams === undefined ? [] : parseVerifyParams(verifyParams, types);
     const subject = this.issuance.plainSubject(record);
-    const certificate: Certificate = evaluateConditions(conditions, subject, this.clock.now());
-    if (verifyParams !== undefined) {
-      for (const p of parseVerifyParams(verifyParams, types)) {
-        certificate[`${p.attribute}=${p.value}`] = matchVerifyParams([p], subject).ok;
-      }
-    }
+    const now = this.clock.now();
+    const outcomes: Certificate = evaluateConditions(conditions, subject, now);
+    const predicates: ProvenPredicate[] = [
+      ...Object.entries(conditions).map(([name, c]) => conditionPredicate(name, c, outcomes[name] === true)),
+      ...params.map((p) => equalsPredicate(p, matchVerifyParams([p], subject).ok)),
+    ];
     const issuer = await this.dids.findById(record.issuerDidId);
     if (!issuer?.managedKeyId) throw new Error('credential issuer has no service-held key');
-    const signature = await this.custody.use(actor.tenantId, issuer.managedKeyId, (seed) => ed25519Sign(zkpCertificateBytes(id, certificate), seed));
-    return { certificate, userSignature: bytesToHex(signature), publicKey: bytesToBase64(hexToBytes(issuer.publicKeyHex)) };
+    const statement: ZkpStatement = { credentialId: id, issuer: String(record.document['issuer']), evaluatedAt: now.toISOString(), predicates };
+    const signature = await this.custody.use(actor.tenantId, issuer.managedKeyId, (seed) => ed25519Sign(zkpStatementBytes(statement), seed));
+    const certificate: Certificate = Object.fromEntries(predicates.map((p) => [p.key, p.met]));
+    return { certificate, userSignature: bytesToHex(signature), publicKey: bytesToBase64(hexToBytes(issuer.publicKeyHex)), statement };
   }
 }

@@ -104,6 +104,7 @@ export class IssuerResolver {
       ...(input.verifyParams != null ? { verifyParams: input.verifyParams } : {}),
     };
     const r = await this.zkp.create(ctx.actor, body);
-    return { certificate: { ...r.certificate }, userSignature: r.userSignature, publicKey: r.publicKey };
+    const statement = { ...r.statement, predicates: r.statement.predicates.map((p) => ({ ...p })) };
+    return { certificate: { ...r.certificate }, userSignature: r.userSignature, publicKey: r.publicKey, statement };
   }
 }

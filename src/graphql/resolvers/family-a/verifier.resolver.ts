@@ -1,4 +1,5 @@
-import { Arg, Authorized, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../context';
 import { type LazyUpload, UploadScalar } from '../../scalars/upload.scalar';
 import { readUpload } from '../../uploads';
 import type { VerificationService } from '../../../services/family-a/verification.service';
@@ -13,7 +14,18 @@ function toRequestBody(input: VerifyCredentialInput): Record<string, unknown> {
     ...(input.cryptograph != null ? { cryptograph: input.cryptograph } : {}),
     ...(input.verifyParams != null ? { verifyParams: input.verifyParams } : {}),
     ...(input.probeTemplate != null ? { probeTemplate: input.probeTemplate } : {}),
-    ...(z != null ? { zkpCertificate: { certificate: z.certificate, zkpSignature: z.zkpSignature, publicKey: z.publicKey, userSignature: z.userSignature } } : {}),
+    ...(input.holderProof != null ? { holderProof: { nonce: input.holderProof.nonce, signature: input.holderProof.signature } } : {}),
+    ...(z != null
+      ? {
+          zkpCertificate: {
+            certificate: z.certificate,
+            zkpSignature: z.zkpSignature,
+            publicKey: z.publicKey,
+            ...(z.userSignature != null ? { userSignature: z.userSignature } : {}),
+            ...(z.statement != null ? { statement: z.statement } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -29,16 +41,19 @@ export class VerifierResolver {
   @Query(() => VerificationPayload, { description: 'REST: POST /verifier/verify. An invalid credential answers success false with reasons.' })
   async verifyCredential(
     @Arg('input', () => VerifyCredentialInput) input: VerifyCredentialInput,
+    @Ctx() ctx: GraphQLContext,
     @Arg('selfiePhoto', () => UploadScalar, { nullable: true, description: 'A selfie to compare with the bound face (multipart request).' }) selfiePhoto?: LazyUpload,
   ): Promise<VerificationPayload> {
     const probePhoto = selfiePhoto ? await readUpload(selfiePhoto, 'selfiePhoto', this.maxImageBytes) : undefined;
     const r = await this.verification.verify({
       ...(probePhoto ? { probePhoto } : {}),
       publicKey: input.publicKey,
-      userSignature: input.userSignature,
+      ...(input.userSignature != null ? { userSignature: input.userSignature } : {}),
       body: toRequestBody(input),
       zkpValidation: input.zkpValidation === true,
+      verifierTenantId: ctx.actor.tenantId,
     });
-    return { success: r.success, message: r.message, data: { ...r.data, reasons: [...r.data.reasons] } };
+    const zkpResult = r.data.zkpResult ? { ...r.data.zkpResult, predicates: r.data.zkpResult.predicates.map((p) => ({ ...p })) } : null;
+    return { success: r.success, message: r.message, data: { ...r.data, zkpResult, reasons: [...r.data.reasons] } };
   }
 }

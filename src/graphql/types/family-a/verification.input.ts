@@ -12,8 +12,20 @@ export class ZkpCertificateInput {
   @Field(() => String, { description: "The issuer's Ed25519 public key, base64." })
   publicKey!: string;
 
-  @Field(() => String, { description: "The holder's userSignature from issuance." })
-  userSignature!: string;
+  @Field(() => String, { nullable: true, description: "The holder's userSignature from issuance; when given it must be that one." })
+  userSignature?: string;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'The statement createZkpCertificate returned (what the signature covers); required for the certificate to verify.' })
+  statement?: Record<string, unknown>;
+}
+
+@InputType({ description: "A challenge-bound holder proof: the holder's signature over the verifier's nonce and the credential id (signHolderProof, purpose verify)." })
+export class HolderChallengeProofInput {
+  @Field(() => String, { description: "The verifier's nonce (16..256 printable ASCII)." })
+  nonce!: string;
+
+  @Field(() => String, { description: 'Ed25519 signature, hex.' })
+  signature!: string;
 }
 
 @InputType({ description: 'REST: the headers and body of POST /verifier/verify.' })
@@ -24,8 +36,11 @@ export class VerifyCredentialInput {
   @Field(() => String, { description: 'The holder Ed25519 public key, base64.' })
   publicKey!: string;
 
-  @Field(() => String, { description: 'The userSignature returned by issuance.' })
-  userSignature!: string;
+  @Field(() => String, { nullable: true, description: 'The userSignature returned by issuance (static, replayable); optional with holderProof.' })
+  userSignature?: string;
+
+  @Field(() => HolderChallengeProofInput, { nullable: true, description: 'The strong holder proof: a fresh signature over the verifier nonce and the credential id.' })
+  holderProof?: HolderChallengeProofInput;
 
   @Field(() => Boolean, { nullable: true, defaultValue: false })
   zkpValidation?: boolean;

@@ -1,6 +1,15 @@
-import { FaceMatchResult } from './face.type';
-import { Field, ObjectType } from 'type-graphql';
+import { Field, Float, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
+import { ZkpStatement } from './zkp.type';
+
+@ObjectType({ description: 'The decision of a biometric check: no distance or score is ever returned.' })
+export class BiometricDecision {
+  @Field(() => Boolean, { description: 'euclidean distance between descriptors <= threshold.' })
+  match!: boolean;
+
+  @Field(() => Float, { description: 'The configured threshold (CREDGATE_FACE_THRESHOLD), not a measurement.' })
+  threshold!: number;
+}
 
 @ObjectType()
 export class VerificationData {
@@ -10,14 +19,23 @@ export class VerificationData {
   @Field(() => String, { description: '`Success` or `Failed: <reasons>`.' })
   isIssuerDIDValid!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: '`No Check Performed`, `Match`, `No Match`, `Not Checked` (credential or holder did not verify) or `Failed: <why>`.' })
   biometricMatchScore!: string;
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'The verified ZKP certificate, when zkpValidation.' })
   zkpMessage!: Record<string, boolean> | null;
 
-  @Field(() => FaceMatchResult, { nullable: true, description: 'The numbers behind biometricMatchScore, when a probe was given.' })
-  biometricMatch?: FaceMatchResult;
+  @Field(() => Boolean, { nullable: true, description: 'With zkpValidation and a valid certificate: whether every proven condition holds; else null.' })
+  zkpConditionsMet!: boolean | null;
+
+  @Field(() => ZkpStatement, { nullable: true, description: 'With zkpValidation and a valid certificate: exactly what it proves.' })
+  zkpResult!: ZkpStatement | null;
+
+  @Field(() => BiometricDecision, { nullable: true, description: 'When a biometric check ran: match or no match.' })
+  biometricMatch?: BiometricDecision;
+
+  @Field(() => String, { description: 'CHALLENGE_BOUND (fresh signature over the verifier nonce), STATIC_REPLAYABLE (only the issuance-time userSignature) or NONE.' })
+  holderProof!: string;
 
   @Field(() => [String], { description: 'Every failed check, in words; empty when valid.' })
   reasons!: string[];
