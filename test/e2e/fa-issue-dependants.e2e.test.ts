@@ -85,7 +85,8 @@ describe.each(FAMILY_A_TRANSPORTS)('dependants through %s', (name) => {
     expect(await p.fa.issue(p.issuerKey, headers, { schemaName: `${base}:1`, credentialSubject: subject(), dependantVerifiableCredential: [baseVc] })).toMatchObject({ ok: false, status: 400 });
 
     // Once revoked, the base credential no longer supports a dependant issuance.
-    unwrap(await p.fa.revoke(p.issuerKey, { publicKey: h.publicKey, userSignature: headers.userSignature }, baseVc));
+    const revokeProof = unwrap(await p.fa.holderProof(p.holderKey, h.privateKey, { credentialId: String(baseVc['id']), purpose: 'revoke' }));
+    unwrap(await p.fa.revoke(p.issuerKey, { publicKey: h.publicKey, userSignature: revokeProof }, baseVc));
     expect(await p.fa.issue(p.issuerKey, headers, body([baseVc]))).toMatchObject({ ok: false, status: 400 });
     expect(await issuedUnder(dependent)).toBe(1);
   });

@@ -214,12 +214,15 @@ export class CredentialsService {
     const subject = { ...req.credentialSubject, id: holder.did };
     const checked = this.validator.validate(schema.body, subject);
     if (!checked.ok) throw new AppError('SCHEMA_VALIDATION_FAILED', 'credentialSubject does not match the schema', checked.issues);
-    const issuer = await this.issuers.current(actor);
     // Consent must name this issuer, and the schema when the holder named one (name or name:version).
-    const bindings = [schema.name, `${schema.name}:${schema.version}`, null].map((schemaName) => ({ issuerDid: issuer.did, schemaName }));
+    // Checked against the existing issuer DID before one is created: a tenant without an issuer DID
+    // cannot hold valid consent (its DID's key is random), so a refused request creates nothing.
+    const current = await this.issuers.existing(actor);
+    const bindings = current ? [schema.name, `${schema.name}:${schema.version}`, null].map((schemaName) => ({ issuerDid: current.did, schemaName })) : [];
     if (!bindings.some((b) => ed25519Verify(signature, consentBytes(subject, b), holderKey))) {
       throw new AppError('INVALID_SIGNATURE', 'userSignature is not the holder signature over credentialSubject for this issuer DID and schema', [{ field: 'userSignature', message: 'does not verify' }]);
     }
+    const issuer = current!;
 
     const now = this.clock.now();
     const exp = schema.body['expiration'] as { value: number; unit: ExpirationUnit };

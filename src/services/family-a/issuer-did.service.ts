@@ -31,11 +31,17 @@ export class IssuerDidService {
     private readonly clock: Clock,
   ) {}
 
+  /** The current issuer DID, or null when the tenant has none yet (creates nothing). */
+  async existing(actor: Actor): Promise<IssuerIdentity | null> {
+    const id = await this.pointer.current(actor.tenantId);
+    const record = id ? await this.didRepo.findById(id) : null;
+    return record && record.deletedAt === null ? toIdentity(record) : null;
+  }
+
   /** The current issuer DID, creating it (key and DID) when the tenant has none. */
   async current(actor: Actor): Promise<IssuerIdentity> {
-    const id = await this.pointer.current(actor.tenantId);
-    const existing = id ? await this.didRepo.findById(id) : null;
-    if (existing && existing.deletedAt === null) return toIdentity(existing);
+    const existing = await this.existing(actor);
+    if (existing) return existing;
     const { privateKey, publicKey } = generateEd25519Keypair();
     let record: DidRecord;
     try {
