@@ -31,5 +31,13 @@ export function bodyParserError(err: unknown): AppError | undefined {
     return new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body encoding');
   }
   if (type === 'request.aborted' || type === 'request.size.invalid') return new AppError('INVALID_INPUT', 'request body was incomplete');
+  // Any other client error of the body readers (http-errors with expose: e.g. a body that is not
+  // in the Content-Encoding it claims, which zlib fails to inflate) is the client's mistake too.
+  const status = (err as { status?: unknown; expose?: unknown } | null)?.status;
+  if ((err as { expose?: unknown } | null)?.expose === true && typeof status === 'number' && status >= 400 && status < 500) {
+    if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'request body is too large');
+    if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body encoding');
+    return new AppError('INVALID_INPUT', 'request body could not be read (check Content-Encoding and Content-Length)');
+  }
   return undefined;
 }
