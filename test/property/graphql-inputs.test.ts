@@ -182,6 +182,11 @@ describe('GraphQL: hostile inputs never give a 5xx or INTERNAL, never crash, and
     for (const [raw, contentType] of [['{', 'application/json'], ['query=x', 'application/x-www-form-urlencoded'], ['{ issuerDid }', 'application/graphql'], ['', 'text/plain'], ['[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[', 'application/json']] as const) {
       await checked(`raw ${raw}`, () => post(undefined, { key: adminKey, raw, contentType }));
     }
+    // Operations the schema cannot execute (no subscription type) are the client's mistake.
+    for (const query of ['subscription { x }', 'subscription S { issuerDid }']) {
+      const res = await checked(`operation ${query}`, () => post({ query }, { key: adminKey }));
+      expect(res.errors.length).toBeGreaterThan(0);
+    }
     // A Content-Encoding the body does not have.
     for (const enc of ['gzip', 'deflate', 'br']) {
       const res = await checked(`content-encoding ${enc}`, () => post(undefined, { key: adminKey, raw: '{"query":"{ issuerDid }"}', contentType: 'application/json', headers: { 'content-encoding': enc } }));

@@ -127,6 +127,16 @@ describe('REST: hostile inputs never give a 5xx, never crash, and rejected reque
     }
   });
 
+  test('a malformed percent-escape in any path parameter is a 400', async () => {
+    for (const route of routes.filter((r) => r.path.includes(':'))) {
+      for (const bad of ['%', '%E0%A4%A', '%zz', '%C0%80']) {
+        const status = await checked(route, fillPath(route.path, [bad], true), { headers: { 'x-api-key': adminKey }, body: {} });
+        note(route, status);
+        expect(status).toBeLessThan(500);
+      }
+    }
+  });
+
   test('no key, a malformed key or a wrong key: 401, never a 5xx, nothing written', async () => {
     const keyArb = fc.oneof(
       fc.constant(undefined),
