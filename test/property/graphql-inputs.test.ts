@@ -163,6 +163,25 @@ describe('GraphQL: hostile inputs never give a 5xx or INTERNAL, never crash, and
     }
   });
 
+  test('a NUL character in any string argument (variables or literals) is never INTERNAL', async () => {
+    const nulOf = (type: GraphQLInputType): unknown => {
+      if (isNonNullType(type)) return nulOf(type.ofType);
+      if (isListType(type)) return [nulOf(type.ofType)];
+      if (isInputObjectType(type)) return Object.fromEntries(Object.values(type.getFields()).map((f) => [f.name, nulOf(f.type)]));
+      if (isEnumType(type)) return type.getValues()[0]!.name;
+      const named = getNamedType(type).name;
+      if (named === 'String' || named === 'ID') return 'x\u0000';
+      if (named === 'Int' || named === 'Float') return 1;
+      if (named === 'Boolean') return true;
+      return { 'k\u0000': 'v\u0000' };
+    };
+    for (const op of operations) {
+      const variables = Object.fromEntries(op.field.args.map((a) => [a.name, nulOf(a.type)]));
+      await checked(`${op.field.name} with NUL ${JSON.stringify(variables).slice(0, 200)}`, () => post({ query: documentFor(op), variables }, { key: adminKey }));
+    }
+    await checked('literal NUL', () => post({ query: '{ templateCredential(credentialId: "\\u0000") }' }, { key: adminKey }));
+  });
+
   test('malformed documents and request shapes', async () => {
     const deepSelection = (n: number) => `{ ${'didDocument(did: "x") '.repeat(1)}${'{ a '.repeat(n)}${'}'.repeat(n)} }`;
     const requestShape = fc.oneof(

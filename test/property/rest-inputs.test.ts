@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { type TestServer, startTestServer } from '../support/harness';
 import { request } from '../support/http';
-import { type RouteSpec, crashLines, fillPath, knownElsewhere, headerSet, hostileBody, pathValue, queryString, rawBody, routeTable, rowCounts, tableNames } from './support';
+import { FIELD_NAMES, type RouteSpec, crashLines, fillPath, knownElsewhere, headerSet, hostileBody, pathValue, queryString, rawBody, routeTable, rowCounts, tableNames } from './support';
 
 jest.setTimeout(180_000);
 
@@ -133,6 +133,17 @@ describe('REST: hostile inputs never give a 5xx, never crash, and rejected reque
         const status = await checked(route, fillPath(route.path, [bad], true), { headers: { 'x-api-key': adminKey }, body: {} });
         note(route, status);
         expect(status).toBeLessThan(500);
+      }
+    }
+  });
+
+  test('a NUL character anywhere (path, query, body strings and keys) is a 4xx on every route', async () => {
+    const nul = '\u0000';
+    const body = Object.fromEntries(FIELD_NAMES.filter((f) => f !== '__proto__').map((f) => [f, `x${nul}`]));
+    for (const route of routes) {
+      for (const init of [{ body }, { body: { [`k${nul}`]: 1, nested: [{ v: nul }] } }]) {
+        const path = `${fillPath(route.path, [`x${nul}`], false)}?issuerDID=did${encodeURIComponent(nul)}`;
+        note(route, await checked(route, path, { headers: { 'x-api-key': adminKey }, ...init }));
       }
     }
   });
