@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { AppError } from '../../errors';
+import { containsNul, nulRefused } from '../validate';
 
 function hasBody(req: Request): boolean {
   const len = req.headers['content-length'];
@@ -14,11 +15,16 @@ function hasBody(req: Request): boolean {
 export function jsonBody(limitBytes: number) {
   const parse = express.json({ limit: limitBytes, strict: true, type: ['application/json', 'application/*+json'] });
   return (req: Request, res: Response, next: NextFunction): void => {
+    // A NUL in the path or query (%00) can reach a text column; no identifier contains one.
+    if (/%00/.test(req.originalUrl)) return next(nulRefused());
     if (!hasBody(req) || req.is('multipart/form-data')) return next();
     if (!req.is(['application/json', 'application/*+json'])) {
       return next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'request bodies must be application/json'));
     }
-    parse(req, res, next);
+    parse(req, res, (err?: unknown) => {
+      if (err === undefined && containsNul(req.body)) return next(nulRefused());
+      next(err);
+    });
   };
 }
 
