@@ -33,6 +33,8 @@ let server: TestServer;
 let tables: string[];
 let adminKey: string;
 const SEED = Number(process.env['PROPERTY_SEED'] ?? 20261123);
+/** PROPERTY_RUNS multiplies every run count for a longer local search (default 1: CI-sized). */
+const RUNS = Math.max(1, Number(process.env['PROPERTY_RUNS'] ?? 1));
 
 // The schema the build emits from the resolvers (test/unit/generated-artifacts.test.ts keeps it current).
 const schema = buildSchema(readFileSync(path.resolve(__dirname, '../../schema.graphql'), 'utf8'));
@@ -154,11 +156,11 @@ describe('GraphQL: hostile inputs never give a 5xx or INTERNAL, never crash, and
         seen.add(name);
         await checked(`${name} ${JSON.stringify(variables).slice(0, 300)}`, () => post({ query: document, variables }, { key: adminKey }));
       }),
-      { numRuns: 200, seed: SEED, endOnFailure: true },
+      { numRuns: 200 * RUNS, seed: SEED, endOnFailure: true },
     );
     // Then each operation at least once, so none is left out by chance.
     for (const op of operations.filter((o) => !seen.has(o.field.name))) {
-      const [variables] = fc.sample(variablesOf(op), { numRuns: 1, seed: SEED });
+      const [variables] = fc.sample(variablesOf(op), { numRuns: 1 * RUNS, seed: SEED });
       await checked(`${op.field.name} ${JSON.stringify(variables).slice(0, 300)}`, () => post({ query: documentFor(op), variables }, { key: adminKey }));
     }
   });
@@ -196,7 +198,7 @@ describe('GraphQL: hostile inputs never give a 5xx or INTERNAL, never crash, and
       fc.asyncProperty(requestShape, async (body) => {
         await checked(`body ${JSON.stringify(body).slice(0, 300)}`, () => post(body, { key: adminKey }));
       }),
-      { numRuns: 60, seed: SEED, endOnFailure: true },
+      { numRuns: 60 * RUNS, seed: SEED, endOnFailure: true },
     );
     for (const [raw, contentType] of [['{', 'application/json'], ['query=x', 'application/x-www-form-urlencoded'], ['{ issuerDid }', 'application/graphql'], ['', 'text/plain'], ['[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[', 'application/json']] as const) {
       await checked(`raw ${raw}`, () => post(undefined, { key: adminKey, raw, contentType }));
@@ -220,7 +222,7 @@ describe('GraphQL: hostile inputs never give a 5xx or INTERNAL, never crash, and
         // A document whose variables are already invalid may be refused before authentication.
         expect(res.status === 401 || res.errors.some((e) => ['UNAUTHENTICATED', 'INVALID_INPUT', 'GRAPHQL_VALIDATION_FAILED', 'BAD_REQUEST'].includes(e.extensions?.code ?? ''))).toBe(true);
       }),
-      { numRuns: 40, seed: SEED, endOnFailure: true },
+      { numRuns: 40 * RUNS, seed: SEED, endOnFailure: true },
     );
   });
 

@@ -19,6 +19,8 @@ let routes: RouteSpec[];
 let tables: string[];
 let adminKey: string;
 const SEED = Number(process.env['PROPERTY_SEED'] ?? 20261123);
+/** PROPERTY_RUNS multiplies every run count for a longer local search (default 1: CI-sized). */
+const RUNS = Math.max(1, Number(process.env['PROPERTY_RUNS'] ?? 1));
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -94,12 +96,12 @@ describe('REST: hostile inputs never give a 5xx, never crash, and rejected reque
           note(route, await checked(route, path, { headers: h, body }));
         },
       ),
-      { numRuns: 160, seed: SEED, endOnFailure: true },
+      { numRuns: 160 * RUNS, seed: SEED, endOnFailure: true },
     );
   });
 
   test('every route once with each body shape (so no route is left out by chance)', async () => {
-    const shapes = fc.sample(hostileBody, { numRuns: 3, seed: SEED });
+    const shapes = fc.sample(hostileBody, { numRuns: 3 * RUNS, seed: SEED });
     for (const route of routes) {
       for (const body of [...shapes, [], 'text', null, 0]) {
         note(route, await checked(route, fillPath(route.path, ['x', 'urn:uuid:00000000-0000-4000-8000-000000000000'], false), { headers: { 'x-api-key': adminKey }, body }));
@@ -115,7 +117,7 @@ describe('REST: hostile inputs never give a 5xx, never crash, and rejected reque
         if (contentType !== '') headers['content-type'] = contentType;
         note(route, await checked(route, fillPath(route.path, ['x'], false), { headers, raw: body }));
       }),
-      { numRuns: 80, seed: SEED, endOnFailure: true },
+      { numRuns: 80 * RUNS, seed: SEED, endOnFailure: true },
     );
   });
 
@@ -163,7 +165,7 @@ describe('REST: hostile inputs never give a 5xx, never crash, and rejected reque
         // stream changes that); either way a 4xx and nothing written.
         if (!/^\/(status|schema|t)\//.test(route.path)) expect([400, 401, 413, 415]).toContain(status);
       }),
-      { numRuns: 60, seed: SEED, endOnFailure: true },
+      { numRuns: 60 * RUNS, seed: SEED, endOnFailure: true },
     );
   });
 
