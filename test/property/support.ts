@@ -76,13 +76,17 @@ export const hostileBody: fc.Arbitrary<Json> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(...FIELD_NAMES).chain((f) => fc.integer({ min: 50, max: 2000 }).map((n) => ({ [f]: Array.from({ length: n }, (_, i) => `v${i}`) }))) },
 );
 
-/** Raw bodies that are not (valid) JSON, and the content types they are sent with. */
+/** Raw bodies: not JSON, odd JSON, or JSON nested thousands deep; and the content types they are sent with. */
 export const rawBody = fc.record({
   body: fc.oneof(
     fc.constantFrom('', '{', '{"a":', '[1,2', '{"a":1}}', 'null', '"text"', '123', 'true', '{"__proto__":{"x":1}}', '\u0000', '\uFEFF{}', '{"a":"\\ud800"}', '{"a":1e999}'),
     asciiText,
-    fc.integer({ min: 1000, max: 4000 }).map((n) => '['.repeat(n) + ']'.repeat(n)),
-    fc.integer({ min: 1000, max: 4000 }).map((n) => '{"a":'.repeat(n) + '1' + '}'.repeat(n)),
+    fc.integer({ min: 1000, max: 6000 }).map((n) => '['.repeat(n) + ']'.repeat(n)),
+    fc.integer({ min: 1000, max: 6000 }).map((n) => '{"a":'.repeat(n) + '1' + '}'.repeat(n)),
+    // A known field holding 1 000 - 6 000 levels (built as text: JSON.stringify would overflow).
+    fc
+      .record({ field: fc.constantFrom(...FIELD_NAMES), n: fc.integer({ min: 1000, max: 6000 }), array: fc.boolean() })
+      .map(({ field, n, array }) => `{"${field}":${array ? '['.repeat(n) + '1' + ']'.repeat(n) : '{"a":'.repeat(n) + '1' + '}'.repeat(n)}}`),
   ),
   contentType: fc.constantFrom(
     'application/json', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'application/ld+json', 'text/plain',
