@@ -4,7 +4,7 @@
  *
  *   npm run build --silent && node bench/faces.bench.js [--iterations=5] [--cold-runs=3] [--photos=DIR] [--json]
  *
- * Uses the compiled engine (dist/biometrics) and the photos of ../shared/fixtures/faces. Every
+ * Uses the compiled engine (dist/biometrics) and the photos of test/fixtures/faces. Every
  * scenario runs in its own child process, so cold starts are really cold and each peak RSS
  * (process.resourceUsage().maxRSS: the whole process, i.e. the main thread plus every worker
  * thread's V8 heap and WASM memory) belongs to that scenario alone.
@@ -25,7 +25,7 @@ const args = Object.fromEntries(
 );
 const ITERATIONS = Number(args.iterations ?? 5);
 const COLD_RUNS = Number(args['cold-runs'] ?? 3);
-const PHOTO_DIR = path.resolve(args.photos ?? path.join(ROOT, '..', 'shared', 'fixtures', 'faces'));
+const PHOTO_DIR = path.resolve(args.photos ?? path.join(ROOT, 'test', 'fixtures', 'faces'));
 
 function loadPhotos() {
   return readdirSync(PHOTO_DIR)

@@ -11,7 +11,9 @@ const USAGE = `usage: credgate <command>
   db migrate                                             apply pending database migrations
   tenant create <slug> [--name NAME]                     create a tenant
   tenant list                                            list tenants
-  api-key create --tenant SLUG --scopes a,b [--name N]   create a key (printed once); creates the tenant if new
+  api-key create --tenant SLUG --scopes a,b [--name N] [--holder-did DID]
+                                                         create a key (printed once); creates the tenant if new;
+                                                         --holder-did binds a holder key to one holder DID
   api-key list --tenant SLUG                             list keys (never their secrets)
   api-key revoke --tenant SLUG --id KEY_ID               revoke a key
 scopes: admin, issuer, holder, verifier. Configuration comes from the same environment as the service.`;
@@ -22,7 +24,7 @@ async function run(services: Services, argv: string[], out: Out): Promise<void> 
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { tenant: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' } },
+    options: { tenant: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' }, 'holder-did': { type: 'string' } },
   });
   const [group, action, arg] = positionals;
   const need = (v: string | undefined, flag: string): string => {
@@ -46,6 +48,7 @@ async function run(services: Services, argv: string[], out: Out): Promise<void> 
         tenant: need(values.tenant, 'tenant'),
         scopes: need(values.scopes, 'scopes').split(','),
         ...(values.name ? { name: values.name } : {}),
+        ...(values['holder-did'] !== undefined ? { holderDid: values['holder-did'] } : {}),
       });
       out(JSON.stringify({ ...apiKey, key }));
       process.stderr.write('Store this key now: it is shown only once.\n');

@@ -24,6 +24,8 @@ export interface ApiKeyRecord {
   readonly createdAt: Date;
   readonly lastUsedAt: Date | null;
   readonly revokedAt: Date | null;
+  /** Canonical holder DID of a holder-bound key; null for a tenant-wide key. */
+  readonly holderDid: string | null;
 }
 
 export type KeyAlgorithm = 'secp256k1' | 'Ed25519';
@@ -69,7 +71,7 @@ export interface TenantRepository {
 
 export interface ApiKeyRepository {
   findById(id: string): Promise<ApiKeyRecord | null>;
-  create(input: { id: string; tenantId: string; name: string | null; secretHash: string; scopes: readonly Scope[] }): Promise<ApiKeyRecord>;
+  create(input: { id: string; tenantId: string; name: string | null; secretHash: string; scopes: readonly Scope[]; holderDid: string | null }): Promise<ApiKeyRecord>;
   listByTenant(tenantId: string): Promise<ApiKeyRecord[]>;
   revoke(tenantId: string, id: string, at: Date): Promise<boolean>;
 }

@@ -1,5 +1,5 @@
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { isAppError } from '../errors';
 import type { Logger } from '../logging/logger';
 
@@ -28,6 +28,14 @@ export function createFormatError(logger: Logger) {
         message: original.message,
         extensions: { code: original.code, status: original.status, ...(original.details ? { details: original.details } : {}) },
       };
+    }
+    // graphql-js's own request errors (e.g. "Schema is not configured to execute subscription
+    // operation") carry no code and wrap nothing; they are raised outside any field (no path),
+    // so they describe the request, not a failure of the service.
+    // (Apollo labels every code-less error INTERNAL_SERVER_ERROR before it gets here.)
+    const bare = formatted.extensions?.['code'] === undefined || formatted.extensions['code'] === 'INTERNAL_SERVER_ERROR';
+    if (original instanceof GraphQLError && original.originalError == null && formatted.path === undefined && bare) {
+      return { ...base, extensions: { code: 'BAD_REQUEST' } };
     }
     const code = formatted.extensions?.['code'];
     // A variable of the wrong type is bad input like any other: one code across transports.

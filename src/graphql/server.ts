@@ -11,6 +11,7 @@ import type { RestLocals } from '../rest/context';
 import type { GraphQLContext } from './context';
 import { createFormatError } from './format-error';
 import { PLAYGROUND_HTML } from './playground';
+import { inputGuardPlugin } from './input-guard';
 
 export interface GraphqlEndpoint {
   readonly router: Router;
@@ -30,7 +31,7 @@ export async function createGraphqlEndpoint(deps: {
     formatError: createFormatError(deps.logger),
     includeStacktraceInErrorResponses: false,
     introspection: true,
-    plugins: [ApolloServerPluginLandingPageDisabled()],
+    plugins: [ApolloServerPluginLandingPageDisabled(), inputGuardPlugin<GraphQLContext>()],
     // main.ts owns graceful shutdown; Apollo's own signal handlers would race it.
     stopOnTerminationSignals: false,
   });

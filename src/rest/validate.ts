@@ -52,3 +52,28 @@ export function requiredQuery(req: Request, name: string, maxLength = 1024): str
   if (v.length > maxLength) throw invalidInput(`${name} is too long`);
   return v;
 }
+
+/**
+ * Whether a parsed JSON value holds a NUL character (U+0000) in any string or key. PostgreSQL
+ * text and jsonb cannot store it, so it is refused at the edge, before any work. Iterative, so a
+ * deeply nested value cannot overflow the stack.
+ */
+export function containsNul(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return true;
+    } else if (Array.isArray(v)) {
+      stack.push(...v);
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k.includes('\u0000')) return true;
+        stack.push(x);
+      }
+    }
+  }
+  return false;
+}
+
+export const nulRefused = (): AppError => invalidInput('text must not contain NUL (U+0000) characters');

@@ -1,7 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError, invalidInput, notFound } from '../errors';
-import type { ApiKeyRecord, ApiKeyRepository, Clock, TenantRecord, TenantRepository } from '../domain/ports';
+import type { ApiKeyRecord, ApiKeyRepository, Clock, DidRepository, TenantRecord, TenantRepository } from '../domain/ports';
+import { didMethodOf } from '../domain/dids/service-did';
 import { type Actor, type Scope, isScope } from '../domain/tenancy/actor';
+import { BINDABLE_SCOPES, canonicalHolderDid } from '../domain/tenancy/holder-binding';
 import { apiKeyHashMatches, hashApiKey, newApiKey, parseApiKey } from '../domain/tenancy/api-key-format';
 
 export const DEFAULT_TENANT_SLUG = 'default';
@@ -14,6 +16,8 @@ export interface ApiKeyView {
   readonly scopes: readonly Scope[];
   readonly createdAt: Date;
   readonly revokedAt: Date | null;
+  /** Set for a holder-bound key: the one holder it acts for. */
+  readonly holderDid: string | null;
 }
 
 const toView = (k: ApiKeyRecord): ApiKeyView => ({
@@ -23,6 +27,7 @@ const toView = (k: ApiKeyRecord): ApiKeyView => ({
   scopes: k.scopes,
   createdAt: k.createdAt,
   revokedAt: k.revokedAt,
+  holderDid: k.holderDid,
 });
 
 function digest(s: string): Buffer {
@@ -48,6 +53,8 @@ export class AuthService {
     private readonly apiKeys: ApiKeyRepository,
     private readonly clock: Clock,
     adminApiKey: string | undefined,
+    /** Checks that a bound service DID exists in the key's tenant (omitted: not checked). */
+    private readonly dids?: DidRepository,
   ) {
     this.adminKeyDigest = adminApiKey === undefined ? undefined : digest(adminApiKey);
   }
@@ -66,7 +73,13 @@ export class AuthService {
     if (!parsed || !record || record.revokedAt !== null || !apiKeyHashMatches(parsed.text, record.secretHash)) {
       throw new AppError('UNAUTHENTICATED', 'invalid API key');
     }
-    return { tenantId: record.tenantId, tenantSlug: record.tenantSlug, apiKeyId: record.id, scopes: record.scopes };
+    return {
+      tenantId: record.tenantId,
+      tenantSlug: record.tenantSlug,
+      apiKeyId: record.id,
+      scopes: record.scopes,
+      ...(record.holderDid !== null ? { holderDid: record.holderDid } : {}),
+    };
   }
 
   async ensureTenant(slug: string, name?: string): Promise<TenantRecord> {
@@ -89,10 +102,22 @@ export class AuthService {
     return this.tenants.list();
   }
 
-  /** Creates a key (and its tenant if new). The returned `key` text is never retrievable again. */
-  async createApiKey(input: { tenant: string; scopes: readonly string[]; name?: string }): Promise<{ key: string; apiKey: ApiKeyView }> {
+  /**
+   * Creates a key (and its tenant if new). The returned `key` text is never retrievable again.
+   * With `holderDid` the key is holder-bound: it needs the holder scope, may add only verifier,
+   * and a service-method DID must exist in the tenant.
+   */
+  async createApiKey(input: { tenant: string; scopes: readonly string[]; name?: string; holderDid?: string }): Promise<{ key: string; apiKey: ApiKeyView }> {
     const scopes = parseScopes(input.scopes);
+    const holderDid = input.holderDid === undefined ? null : canonicalHolderDid(input.holderDid);
+    if (holderDid !== null && (!scopes.includes('holder') || scopes.some((s) => !BINDABLE_SCOPES.includes(s)))) {
+      throw invalidInput(`a holder-bound key needs the holder scope and may add only: ${BINDABLE_SCOPES.join(', ')}`, [{ field: 'scopes', message: 'not bindable' }]);
+    }
     const tenant = await this.ensureTenant(input.tenant);
+    if (holderDid !== null && didMethodOf(holderDid) !== 'key' && this.dids) {
+      const did = await this.dids.findForTenant(tenant.id, holderDid);
+      if (!did || did.deletedAt !== null) throw new AppError('DID_NOT_FOUND', `holder DID ${holderDid} is not a DID of tenant ${tenant.slug}`);
+    }
     const { id, text } = newApiKey();
     const record = await this.apiKeys.create({
       id,
@@ -100,6 +125,7 @@ export class AuthService {
       name: input.name ?? null,
       secretHash: hashApiKey(text),
       scopes,
+      holderDid,
     });
     return { key: text, apiKey: toView(record) };
   }

@@ -82,7 +82,7 @@ export function createServices(d: ServiceDeps): Services {
   const templates = new TemplatesService(d.templateRepo, d.dids, d.clock);
   const familyBCredentials = new FamilyBCredentialsService(d.credentialRepo, templates, d.dids, d.custody, d.ledger, d.clock, d.config.publicUrl);
   return {
-    auth: new AuthService(d.tenants, d.apiKeys, d.clock, d.config.adminApiKey),
+    auth: new AuthService(d.tenants, d.apiKeys, d.clock, d.config.adminApiKey, d.dids),
     keys: new KeysService(d.custody),
     dids,
     users: new UsersService(dids),

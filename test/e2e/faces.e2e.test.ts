@@ -9,7 +9,7 @@ import { FAMILY_A_TRANSPORTS, consent, newHolder, newParty, schemaBody, subject,
 
 jest.setTimeout(45_000);
 
-const photo = (name: string): Buffer => readFileSync(sharedPath('fixtures', 'faces', name));
+const photo = (name: string): Buffer => readFileSync(sharedPath('faces', name));
 /** Above every fixture (the largest is ≈ 596 kB); `oversize` is built past it. */
 const MAX_IMAGE_BYTES = 700_000;
 /** A real JPEG padded past the limit (JPEG decoders ignore bytes after the end marker). */

@@ -1,5 +1,5 @@
 /**
- * The face engine on the real photos of ../shared/fixtures/faces (see SOURCES.md there), with the
+ * The face engine on the real photos of test/fixtures/faces (see SOURCES.md there), with the
  * real models and workers: no mocks. One engine for the whole file; the 8 templates are computed
  * once in beforeAll.
  *
@@ -20,7 +20,7 @@ type Photo = (typeof PHOTOS)[number];
 const OBAMA: Photo[] = ['obama_1', 'obama_2', 'obama_3', 'obama_4'];
 const BIDEN: Photo[] = ['biden_1', 'biden_2'];
 
-const bytes = (name: Photo): Buffer => readFileSync(sharedPath('fixtures', 'faces', `${name}.jpg`));
+const bytes = (name: Photo): Buffer => readFileSync(sharedPath('faces', `${name}.jpg`));
 const pairs = <T>(xs: readonly T[]): [T, T][] => xs.flatMap((a, i) => xs.slice(i + 1).map((b): [T, T] => [a, b]));
 
 let engine: FaceEngine;

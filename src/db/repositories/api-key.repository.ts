@@ -18,7 +18,7 @@ export class PrismaApiKeyRepository implements ApiKeyRepository {
     return row ? toRecord(row) : null;
   }
 
-  async create(input: { id: string; tenantId: string; name: string | null; secretHash: string; scopes: readonly Scope[] }): Promise<ApiKeyRecord> {
+  async create(input: { id: string; tenantId: string; name: string | null; secretHash: string; scopes: readonly Scope[]; holderDid: string | null }): Promise<ApiKeyRecord> {
     const row = await this.prisma.apiKey.create({
       data: { ...input, scopes: [...input.scopes] },
       include: { tenant: { select: { slug: true } } },

@@ -12,6 +12,11 @@ export interface Actor {
   readonly tenantSlug: string;
   readonly apiKeyId: string;
   readonly scopes: readonly Scope[];
+  /**
+   * Set for a holder-bound key (canonical DID): the caller acts only for this holder. See
+   * holder-binding.ts; services check it with `mayActFor`.
+   */
+  readonly holderDid?: string;
 }
 
 export function hasAnyScope(actor: Actor, required: readonly Scope[]): boolean {

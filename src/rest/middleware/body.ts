@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { AppError } from '../../errors';
+import { containsNul, nulRefused } from '../validate';
 
 function hasBody(req: Request): boolean {
   const len = req.headers['content-length'];
@@ -14,11 +15,16 @@ function hasBody(req: Request): boolean {
 export function jsonBody(limitBytes: number) {
   const parse = express.json({ limit: limitBytes, strict: true, type: ['application/json', 'application/*+json'] });
   return (req: Request, res: Response, next: NextFunction): void => {
+    // A NUL in the path or query (%00) can reach a text column; no identifier contains one.
+    if (/%00/.test(req.originalUrl)) return next(nulRefused());
     if (!hasBody(req) || req.is('multipart/form-data')) return next();
     if (!req.is(['application/json', 'application/*+json'])) {
       return next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'request bodies must be application/json'));
     }
-    parse(req, res, next);
+    parse(req, res, (err?: unknown) => {
+      if (err === undefined && containsNul(req.body)) return next(nulRefused());
+      next(err);
+    });
   };
 }
 
@@ -31,5 +37,13 @@ export function bodyParserError(err: unknown): AppError | undefined {
     return new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body encoding');
   }
   if (type === 'request.aborted' || type === 'request.size.invalid') return new AppError('INVALID_INPUT', 'request body was incomplete');
+  // Any other client error of the body readers (http-errors with expose: e.g. a body that is not
+  // in the Content-Encoding it claims, which zlib fails to inflate) is the client's mistake too.
+  const status = (err as { status?: unknown; expose?: unknown } | null)?.status;
+  if ((err as { expose?: unknown } | null)?.expose === true && typeof status === 'number' && status >= 400 && status < 500) {
+    if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'request body is too large');
+    if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body encoding');
+    return new AppError('INVALID_INPUT', 'request body could not be read (check Content-Encoding and Content-Length)');
+  }
   return undefined;
 }

@@ -12,7 +12,7 @@ export function errorHandler() {
     let e: AppError;
     if (isAppError(err)) e = err;
     else {
-      const parsed = bodyParserError(err);
+      const parsed = bodyParserError(err) ?? pathDecodeError(err);
       if (parsed) e = parsed;
       else {
         l.log?.error({ err }, 'unhandled error');
@@ -23,6 +23,13 @@ export function errorHandler() {
     if (e.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'ApiKey header="X-API-Key"');
     res.status(e.status).json(l.family === 'A' ? familyAError(e) : familyBError(e));
   };
+}
+
+/** The router's own 400 for a path parameter that is not valid percent-encoding (`/dids/%`). */
+function pathDecodeError(err: unknown): AppError | undefined {
+  const status = (err as { status?: unknown } | null)?.status;
+  if (err instanceof URIError && status === 400) return new AppError('INVALID_INPUT', 'a path segment is not valid percent-encoding');
+  return undefined;
 }
 
 export function notFoundHandler() {

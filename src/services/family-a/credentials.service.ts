@@ -16,6 +16,7 @@ import { signEd25519Signature2018 } from '../../domain/proofs';
 import type { Actor } from '../../domain/tenancy/actor';
 import { DependantCredentials } from './dependant-credentials';
 import { type SealedFace, newFaceSalt, shownFaceCommitment } from './face-binding';
+import { mayActFor } from '../../domain/tenancy/holder-binding';
 import { holderKeyOf } from './holder-key';
 import { type IssueRequest, parseVcReference } from './issue-request';
 import type { IssuerDidService } from './issuer-did.service';
@@ -112,7 +113,8 @@ export class CredentialsService {
   async revoke(actor: Actor, proof: { publicKey: string; userSignature: string }, vc: unknown): Promise<string> {
     const { id } = parseVcReference(vc);
     const record = await this.credentials.findForTenant(actor.tenantId, id);
-    if (!record) throw notFound('credential');
+    // A holder-bound key sees only its holder's credentials; others' look unknown.
+    if (!record || !mayActFor(actor, record.holderDid)) throw notFound('credential');
     const key = parseEd25519PublicKey(proof.publicKey, 'publicKey');
     const sig = parseSignatureHex(proof.userSignature);
     const issuer = await this.dids.findById(record.issuerDidId);

@@ -12,6 +12,7 @@ import type { Clock, DidRecord, DidRepository, FamilyBCredentialRecord, KeyCusto
 import { Bitstring, buildStatusListCredential, buildStatusListEntry, encodeList, parseStatusListIndex } from '../../domain/status-list';
 import { addExpiration, isDid, validateTemplateSubject, type TemplateAttribute, type TemplateExpiration } from '../../domain/templates';
 import type { Actor } from '../../domain/tenancy/actor';
+import { mayActFor } from '../../domain/tenancy/holder-binding';
 import type { PrismaCredentialRepository } from '../../db/repositories/credential.repository';
 import type { Ledger } from '../../ledger/ledger.port';
 import type { TemplatesService } from './templates.service';
@@ -261,9 +262,11 @@ export class FamilyBCredentialsService {
     return `${this.publicUrl}${STATUS_PATH}${id}`;
   }
 
+  /** A credential of the caller's tenant; for a holder-bound caller, only its own holder's. */
   private async own(actor: Actor, id: string): Promise<FamilyBCredentialRecord> {
     const r = isCredentialId(id) ? await this.credentials.findForTenant(actor.tenantId, id) : null;
-    if (!r) throw notFound('credential');
+    // Another holder's credential is reported exactly like an unknown one.
+    if (!r || !mayActFor(actor, r.holder)) throw notFound('credential');
     return r;
   }
 }

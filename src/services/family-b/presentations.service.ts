@@ -1,4 +1,4 @@
-import { AppError, invalidInput } from '../../errors';
+import { AppError, invalidInput, notFound } from '../../errors';
 import { discloseOnly, subjectOf } from '../../domain/credentials/family-b-credential';
 import { isoSeconds } from '../../domain/credentials/family-a-credential';
 import { parseDidKey } from '../../domain/dids/did-key';
@@ -10,6 +10,7 @@ import type { Clock, DidRepository, KeyCustody } from '../../domain/ports';
 import { presentationShapeProblem, signPresentation, verifyPresentationSignature } from '../../domain/presentations';
 import { CREDENTIALS_V1_URL } from '../../domain/contexts';
 import type { Actor } from '../../domain/tenancy/actor';
+import { isHolderBound, mayActFor } from '../../domain/tenancy/holder-binding';
 import type { PrismaCredentialRepository } from '../../db/repositories/credential.repository';
 import type { FamilyBCredentialsService, Json } from './credentials.service';
 
@@ -43,6 +44,8 @@ export class PresentationsService {
     if (!isObject(body)) throw invalidInput('request body must be a JSON object');
     const { credentialIds, credentials, sharedAttributes, holderDID, challenge, domain, holderPrivateKey } = body;
     if (typeof holderDID !== 'string' || holderDID === '') throw invalidInput('holderDID is required', [{ field: 'holderDID', message: 'required' }]);
+    // A holder-bound key signs only as its own holder (and so uses only that holder's key).
+    if (!mayActFor(actor, holderDID)) throw new AppError('DID_NOT_FOUND', 'holderDID not found');
     if (!isObject(sharedAttributes)) throw invalidInput('sharedAttributes must map credential ids to attribute names', [{ field: 'sharedAttributes', message: 'required object' }]);
     for (const [k, v] of [['challenge', challenge], ['domain', domain]] as const) if (v !== undefined && (typeof v !== 'string' || v === '' || v.length > 512)) throw invalidInput(`${k} must be a non-empty string`);
     const docs = await this.load(actor, credentialIds, credentials);
@@ -168,6 +171,8 @@ export class PresentationsService {
       const now = this.clock.now().getTime();
       for (const id of list) {
         const r = isCredentialId(id) ? await this.credentials.findForTenant(actor.tenantId, id) : null;
+        // For a holder-bound key another holder's credential and an unknown id are the same 404.
+        if (isHolderBound(actor) && (!r || !mayActFor(actor, r.holder))) throw notFound(`credential ${id}`);
         if (!r) throw invalidInput(`credential ${id} not found`, [{ field: 'credentialIds', message: `unknown ${id}` }]);
         if (r.status !== 'issued') throw invalidInput(`credential ${id} is revoked`, [{ field: 'credentialIds', message: 'revoked' }]);
         if (r.expiresAt.getTime() <= now) throw invalidInput(`credential ${id} has expired`, [{ field: 'credentialIds', message: 'expired' }]);
