@@ -104,7 +104,7 @@ describe.each(['REST', 'GraphQL'])('holder-bound keys, Family B, through %s', (n
 });
 
 describe.each(FAMILY_A_TRANSPORTS)('holder-bound keys, Family A revocation, through %s', (transport) => {
-  test("holder A's key cannot revoke holder B's credential even with B's valid consent signature", async () => {
+  test("holder A's key cannot revoke holder B's credential even with B's valid revocation proof", async () => {
     const p = await newParty(server, transport);
     const issuerDid = unwrap(await p.fa.issuerDid(p.issuerKey));
     const schemaName = `Badge${randomBytes(3).toString('hex')}`;
@@ -112,7 +112,9 @@ describe.each(FAMILY_A_TRANSPORTS)('holder-bound keys, Family A revocation, thro
     const issue = async (h: Holder) => {
       const headers = await consent(p, h, issuerDid, subject());
       const out = unwrap(await p.fa.issue(p.issuerKey, headers, { schemaName, isEncrypted: false, dependantVerifiableCredential: [], credentialSubject: subject() }));
-      return { vc: out.verifiableCredential as Json, proof: { publicKey: h.publicKey, userSignature: headers.userSignature } };
+      const vc = out.verifiableCredential as Json;
+      const revokeProof = unwrap(await p.fa.holderProof(p.holderKey, h.privateKey, { credentialId: String(vc['id']), purpose: 'revoke' }));
+      return { vc, proof: { publicKey: h.publicKey, userSignature: revokeProof } };
     };
     const [ha, hb] = [await newHolder(p), await newHolder(p)];
     const cb = await issue(hb);
