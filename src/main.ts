@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { Server } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, parseConfig } from './config';
+import { ListenError, listen } from './listen';
 import { createLogger } from './logging/logger';
 
 async function main(): Promise<void> {
@@ -17,12 +18,19 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const app = await createApp({ config, logger });
-  const server: Server = app.http.listen(config.port, config.host, () => {
-    logger.info(
-      { url: `http://${config.host}:${config.port}`, database: app.db.kind, graphql: '/graphql' },
-      'credgate listening',
-    );
-  });
+  let server: Server;
+  try {
+    server = await listen(app.http, config.host, config.port);
+  } catch (e) {
+    // Release the database (and its folder lock) before reporting; the reason is one line.
+    await app.close().catch(() => undefined);
+    if (e instanceof ListenError) {
+      process.stderr.write(`credgate: ${e.message}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
+  logger.info({ url: `http://${config.host}:${config.port}`, database: app.db.kind, graphql: '/graphql' }, 'credgate listening');
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
