@@ -125,6 +125,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     auth: services.auth,
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
+    jsonMaxDepth: config.jsonMaxDepth,
     maxImageBytes: config.faces.maxImageBytes,
   });
 
@@ -133,7 +134,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   http.use(requestContext(logger));
   http.use(healthRoutes(services.health));
   http.use(graphql.router);
-  http.use(restRouter(services, config.bodyLimitBytes, config.faces.maxImageBytes));
+  http.use(restRouter(services, config.bodyLimitBytes, config.faces.maxImageBytes, config.jsonMaxDepth));
   http.use(notFoundHandler());
   http.use(errorHandler());
 

@@ -20,6 +20,8 @@ export interface Config {
   readonly network: string;
   readonly logLevel: LogLevel;
   readonly bodyLimitBytes: number;
+  /** Deepest JSON nesting accepted in any body (REST, GraphQL variables); deeper is 400 JSON_TOO_DEEP. */
+  readonly jsonMaxDepth: number;
   readonly faces: {
     /** Euclidean distance at or below which two faces match. */
     readonly threshold: number;
@@ -79,6 +81,16 @@ function parseBodyLimit(raw: string | undefined): number {
   if (raw === undefined) return 1024 * 1024;
   if (!/^\d+$/.test(raw) || Number(raw) < 1024) {
     throw new ConfigError('CREDGATE_BODY_LIMIT_BYTES must be an integer of at least 1024');
+  }
+  return Number(raw);
+}
+
+/** A positive integer from the environment within [min, max], or the default. */
+function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
   }
   return Number(raw);
 }
@@ -148,6 +160,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     network,
     logLevel,
     bodyLimitBytes: parseBodyLimit(nonEmpty(env, 'CREDGATE_BODY_LIMIT_BYTES')),
+    jsonMaxDepth: intSetting(env, 'CREDGATE_JSON_MAX_DEPTH', 64, 8, 1000),
     faces: Object.freeze(parseFaces(env)),
   });
 }

@@ -1,10 +1,12 @@
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, { Router } from 'express';
+import { type NextFunction, type Request, type Response, Router } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
-import { isAppError } from '../errors';
+import { AppError, isAppError } from '../errors';
+import { bodyParserError, jsonParser } from '../rest/middleware/body';
+import { jsonTooDeep, valueTooDeep } from '../rest/middleware/json-depth';
 import type { Logger } from '../logging/logger';
 import type { AuthService } from '../services/auth.service';
 import type { RestLocals } from '../rest/context';
@@ -23,6 +25,7 @@ export async function createGraphqlEndpoint(deps: {
   auth: AuthService;
   logger: Logger;
   bodyLimitBytes: number;
+  jsonMaxDepth: number;
   maxImageBytes: number;
 }): Promise<GraphqlEndpoint> {
   const server = new ApolloServer<GraphQLContext>({
@@ -51,7 +54,11 @@ export async function createGraphqlEndpoint(deps: {
     // file is over the limit and answer 413 like REST. busboy treats maxFiles as reached at the
     // limit, so it too is one above the two photos an operation takes.
     graphqlUploadExpress({ maxFileSize: deps.maxImageBytes + 1, maxFiles: 3 }),
-    express.json({ limit: deps.bodyLimitBytes }),
+    // graphql-upload parses the multipart `operations` field itself, so its depth is checked here.
+    (req: Request, _res: Response, next: NextFunction) => {
+      next(req.is('multipart/form-data') && valueTooDeep(req.body, deps.jsonMaxDepth) ? jsonTooDeep(deps.jsonMaxDepth) : undefined);
+    },
+    jsonParser(deps.bodyLimitBytes, deps.jsonMaxDepth),
     expressMiddleware(server, {
       context: async ({ req, res }): Promise<GraphQLContext> => {
         const l = res.locals as RestLocals;
@@ -67,5 +74,25 @@ export async function createGraphqlEndpoint(deps: {
       },
     }),
   );
+  router.use('/graphql', graphqlBodyErrors);
   return { router, stop: () => server.stop() };
+}
+
+/** graphql-upload's own client errors (HttpError: status, expose) as AppErrors. */
+function uploadError(err: unknown): AppError | undefined {
+  const e = err as { status?: unknown; expose?: unknown; message?: unknown } | null;
+  if (typeof e?.status !== 'number' || e.expose !== true || e.status < 400 || e.status >= 500) return undefined;
+  if (e.status === 413) return new AppError('PAYLOAD_TOO_LARGE', typeof e.message === 'string' ? e.message : 'upload too large');
+  return new AppError('INVALID_INPUT', typeof e.message === 'string' ? e.message : 'malformed GraphQL multipart request');
+}
+
+/**
+ * Errors raised before Apollo runs (body parsing, depth, uploads) answered in the GraphQL shape
+ * with the same codes REST uses, instead of falling through to the REST envelope or a 500.
+ */
+function graphqlBodyErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
+  const e = isAppError(err) ? err : (bodyParserError(err) ?? uploadError(err));
+  if (!e || res.headersSent) return next(err);
+  if (e.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'ApiKey header="X-API-Key"');
+  res.status(e.status).json({ errors: [{ message: e.message, extensions: { code: e.code, status: e.status, ...(e.details ? { details: e.details } : {}) } }] });
 }

@@ -25,10 +25,10 @@ function markFamilyA(_req: Request, res: Response, next: NextFunction): void {
 }
 
 /** Every documented REST path; Family A paths are served bare and under /api. */
-export function restRouter(services: Services, bodyLimitBytes: number, maxImageBytes: number): Router {
+export function restRouter(services: Services, bodyLimitBytes: number, maxImageBytes: number, jsonMaxDepth: number): Router {
   const r = Router();
   r.use(FAMILY_A_PREFIXES, markFamilyA);
-  r.use(jsonBody(bodyLimitBytes));
+  r.use(jsonBody(bodyLimitBytes, jsonMaxDepth));
 
   const familyA = Router();
   familyA.use(userRoutes(services.auth, services.users, services.credentials));

@@ -61,7 +61,8 @@ describe('JSON nested 5,000 deep is a client mistake (400), not a 500', () => {
     const arr = '['.repeat(5000) + ']'.repeat(5000);
     expect(await restSign(arr)).toEqual({ ok: false, status: 400, code: 'JSON_TOO_DEEP' });
     const form = new FormData();
-    form.set('operations', JSON.stringify({ query: 'mutation($d: JSON!, $k: String!) { createSignature(data: $d, privateKey: $k) }', variables: { d: nested(5000), k: privateKey } }));
+    // Built as text: JSON.stringify itself overflows at this depth.
+    form.set('operations', `{"query":"mutation($d: JSON!, $k: String!) { createSignature(data: $d, privateKey: $k) }","variables":{"k":"${privateKey}","d":${deepText(5000)}}}`);
     form.set('map', '{}');
     const res = await fetch(`${server.baseUrl}/graphql`, { method: 'POST', headers: { 'x-api-key': key, 'apollo-require-preflight': 'true' }, body: form });
     const json = (await res.json()) as { errors: { extensions: { code: string } }[] };

@@ -58,6 +58,7 @@ export function testConfig(db: TestDatabase, overrides: Partial<Config> = {}, ma
     network: 'local',
     logLevel: 'info' as const,
     bodyLimitBytes: 64 * 1024,
+    jsonMaxDepth: 64,
     faces: { threshold: 0.6, maxImageBytes: 8 * 1024 * 1024, workers: 1 },
     ...overrides,
   });
