@@ -126,6 +126,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     jsonMaxDepth: config.jsonMaxDepth,
+    limits: config.graphql,
     maxImageBytes: config.faces.maxImageBytes,
   });
 

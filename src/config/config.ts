@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from '../graphql/limits/limits';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -22,6 +23,8 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** Deepest JSON nesting accepted in any body (REST, GraphQL variables); deeper is 400 JSON_TOO_DEEP. */
   readonly jsonMaxDepth: number;
+  /** GraphQL depth, alias, cost and token limits (CREDGATE_GRAPHQL_MAX_DEPTH/_ALIASES/_COST/_TOKENS). */
+  readonly graphql: GraphqlLimits;
   readonly faces: {
     /** Euclidean distance at or below which two faces match. */
     readonly threshold: number;
@@ -161,6 +164,12 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     logLevel,
     bodyLimitBytes: parseBodyLimit(nonEmpty(env, 'CREDGATE_BODY_LIMIT_BYTES')),
     jsonMaxDepth: intSetting(env, 'CREDGATE_JSON_MAX_DEPTH', 64, 8, 1000),
+    graphql: Object.freeze({
+      maxDepth: intSetting(env, 'CREDGATE_GRAPHQL_MAX_DEPTH', DEFAULT_GRAPHQL_LIMITS.maxDepth, 3, 100),
+      maxAliases: intSetting(env, 'CREDGATE_GRAPHQL_MAX_ALIASES', DEFAULT_GRAPHQL_LIMITS.maxAliases, 0, 1000),
+      maxCost: intSetting(env, 'CREDGATE_GRAPHQL_MAX_COST', DEFAULT_GRAPHQL_LIMITS.maxCost, 100, 1_000_000),
+      maxTokens: intSetting(env, 'CREDGATE_GRAPHQL_MAX_TOKENS', DEFAULT_GRAPHQL_LIMITS.maxTokens, 1000, 1_000_000),
+    }),
     faces: Object.freeze(parseFaces(env)),
   });
 }

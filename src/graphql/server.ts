@@ -12,6 +12,7 @@ import type { AuthService } from '../services/auth.service';
 import type { RestLocals } from '../rest/context';
 import type { GraphQLContext } from './context';
 import { createFormatError } from './format-error';
+import { type GraphqlLimits, limitsPlugin } from './limits/limits-plugin';
 import { PLAYGROUND_HTML } from './playground';
 
 export interface GraphqlEndpoint {
@@ -27,13 +28,15 @@ export async function createGraphqlEndpoint(deps: {
   bodyLimitBytes: number;
   jsonMaxDepth: number;
   maxImageBytes: number;
+  limits: GraphqlLimits;
 }): Promise<GraphqlEndpoint> {
   const server = new ApolloServer<GraphQLContext>({
     schema: deps.schema,
     formatError: createFormatError(deps.logger),
     includeStacktraceInErrorResponses: false,
     introspection: true,
-    plugins: [ApolloServerPluginLandingPageDisabled()],
+    plugins: [ApolloServerPluginLandingPageDisabled(), limitsPlugin<GraphQLContext>(deps.limits)],
+    parseOptions: { maxTokens: deps.limits.maxTokens },
     // main.ts owns graceful shutdown; Apollo's own signal handlers would race it.
     stopOnTerminationSignals: false,
   });

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { type CredgateApp, createApp } from '../../src/app';
 import type { Config } from '../../src/config';
 import type { Clock } from '../../src/domain/ports';
+import { DEFAULT_GRAPHQL_LIMITS } from '../../src/graphql/limits/limits';
 import { createLogger } from '../../src/logging/logger';
 import { createCredgateClient, type Sdk } from '../../src/sdk';
 import { type TestDatabase, createTestDatabase } from './test-db';
@@ -59,6 +60,7 @@ export function testConfig(db: TestDatabase, overrides: Partial<Config> = {}, ma
     logLevel: 'info' as const,
     bodyLimitBytes: 64 * 1024,
     jsonMaxDepth: 64,
+    graphql: DEFAULT_GRAPHQL_LIMITS,
     faces: { threshold: 0.6, maxImageBytes: 8 * 1024 * 1024, workers: 1 },
     ...overrides,
   });
