@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const app = await createApp({ config, logger });
   let server: Server;
   try {
-    server = await listen(app.http, config.host, config.port);
+    server = await listen(app.http, config.host, config.port, config.http);
   } catch (e) {
     // Release the database (and its folder lock) before reporting; the reason is one line.
     await app.close().catch(() => undefined);

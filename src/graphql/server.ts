@@ -5,7 +5,9 @@ import { type NextFunction, type Request, type Response, Router } from 'express'
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import { AppError, isAppError } from '../errors';
+import { authenticateFirst } from '../rest/middleware/authenticate-first';
 import { bodyParserError, jsonParser } from '../rest/middleware/body';
+import { type ByteBudget, uploadGuard } from '../rest/middleware/upload-guard';
 import { jsonTooDeep, valueTooDeep } from '../rest/middleware/json-depth';
 import type { Logger } from '../logging/logger';
 import type { AuthService } from '../services/auth.service';
@@ -29,6 +31,9 @@ export async function createGraphqlEndpoint(deps: {
   jsonMaxDepth: number;
   maxImageBytes: number;
   limits: GraphqlLimits;
+  uploadBudget: ByteBudget;
+  maxUploadBytes: number;
+  uploadIdleTimeoutMs: number;
 }): Promise<GraphqlEndpoint> {
   const server = new ApolloServer<GraphQLContext>({
     schema: deps.schema,
@@ -52,6 +57,9 @@ export async function createGraphqlEndpoint(deps: {
   });
   router.use(
     '/graphql',
+    // The key first, then the upload budget, then the body (see authenticateFirst).
+    authenticateFirst(deps.auth),
+    uploadGuard({ budget: deps.uploadBudget, maxRequestBytes: deps.maxUploadBytes, idleTimeoutMs: deps.uploadIdleTimeoutMs, respond: sendGraphqlError }),
     // GraphQL multipart request spec (face photos); Apollo's CSRF check still applies to it.
     // The library truncates a file silently at maxFileSize; one byte more lets readUpload see the
     // file is over the limit and answer 413 like REST. busboy treats maxFiles as reached at the
@@ -66,7 +74,7 @@ export async function createGraphqlEndpoint(deps: {
       context: async ({ req, res }): Promise<GraphQLContext> => {
         const l = res.locals as RestLocals;
         try {
-          const actor = await deps.auth.authenticate(req.get('x-api-key'));
+          const actor = l.actor ?? (await deps.auth.authenticate(req.get('x-api-key')));
           return { actor, requestId: l.requestId, log: l.log };
         } catch (e) {
           if (isAppError(e) && e.code === 'UNAUTHENTICATED') {
@@ -96,6 +104,10 @@ function uploadError(err: unknown): AppError | undefined {
 function graphqlBodyErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
   const e = isAppError(err) ? err : (bodyParserError(err) ?? uploadError(err));
   if (!e || res.headersSent) return next(err);
+  sendGraphqlError(res, e);
+}
+
+function sendGraphqlError(res: Response, e: AppError): void {
   if (e.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'ApiKey header="X-API-Key"');
   res.status(e.status).json({ errors: [{ message: e.message, extensions: { code: e.code, status: e.status, ...(e.details ? { details: e.details } : {}) } }] });
 }

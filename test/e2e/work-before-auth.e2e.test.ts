@@ -1,4 +1,7 @@
-import type { Config } from '../../src/config';
+import type { Server } from 'node:http';
+import { type AddressInfo, type Socket, connect } from 'node:net';
+import { DEFAULT_HTTP_LIMITS } from '../../src/config';
+import { listen } from '../../src/listen';
 import { type TestServer, startTestServer } from '../support/harness';
 import { request } from '../support/http';
 import { partialRequest, requestHead } from '../support/raw-http';
@@ -8,8 +11,8 @@ let key: string;
 
 beforeAll(async () => {
   // A small global upload budget and a short per-upload idle timeout, so the test is quick.
-  const http = { uploadBudgetBytes: 1024 * 1024, uploadIdleTimeoutMs: 1000 };
-  server = await startTestServer({ env: { http } as unknown as Partial<Config> });
+  const http = { ...DEFAULT_HTTP_LIMITS, uploadBudgetBytes: 1024 * 1024, uploadIdleTimeoutMs: 1000 };
+  server = await startTestServer({ env: { http } });
   key = await server.apiKey('edges', ['issuer', 'holder', 'verifier']);
 });
 
@@ -75,5 +78,55 @@ describe('uploads share a global byte budget and are cut off when they stall', (
     // Its share is back: the next upload is admitted (and, stalling too, is cut off in turn).
     const next = await partialRequest(server.baseUrl, head('/user/image/createTemplate'), multipartStart, 10_000, true);
     expect(next.status).toBe(408);
+    // Every refusal was an expected client outcome, not a server fault.
+    expect(server.logs.text()).not.toMatch(/unhandled/);
   }, 30_000);
 });
+
+describe('the listening server bounds slow and numerous clients', () => {
+  let edge: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    edge = await listen(server.app.http, '127.0.0.1', 0, { ...DEFAULT_HTTP_LIMITS, headersTimeoutMs: 1000, requestTimeoutMs: 2000, maxConnections: 4 });
+    url = `http://127.0.0.1:${(edge.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    edge.closeAllConnections();
+    await new Promise((r) => edge.close(r));
+  });
+
+  test('headers trickled in (slowloris) are cut off after headersTimeout', async () => {
+    const r = await partialRequest(url, 'GET /healthz HTTP/1.1\nHost: x\nX-Slow: 1', '', 8000, true);
+    expect(r.closed).toBe(true);
+    expect(r.ms).toBeLessThan(6000);
+  });
+
+  test('a body that never completes is cut off after requestTimeout, even with a key', async () => {
+    const head = requestHead('POST', '/dids', { 'X-API-Key': key, 'Content-Type': 'application/json', 'Content-Length': 10 * KIB });
+    const r = await partialRequest(url, head, '{"method":"', 10_000, true);
+    expect(r.closed).toBe(true);
+    expect(r.ms).toBeLessThan(8000);
+  });
+
+  test('connections beyond maxConnections are dropped while the first ones are served', async () => {
+    const hold = await Promise.all(Array.from({ length: 4 }, () => openSocket(url)));
+    try {
+      const extra = await partialRequest(url, requestHead('GET', '/healthz', {}), '', 3000, true);
+      expect(extra).toMatchObject({ status: undefined, closed: true });
+    } finally {
+      for (const s of hold) s.destroy();
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await request(url, 'GET', '/healthz')).status).toBe(200);
+  });
+});
+
+function openSocket(baseUrl: string): Promise<Socket> {
+  const u = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const s = connect(Number(u.port), u.hostname, () => resolve(s));
+    s.on('error', reject);
+  });
+}

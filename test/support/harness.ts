@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
 import { type CredgateApp, createApp } from '../../src/app';
-import type { Config } from '../../src/config';
+import { type Config, DEFAULT_HTTP_LIMITS } from '../../src/config';
 import type { Clock } from '../../src/domain/ports';
 import { DEFAULT_GRAPHQL_LIMITS } from '../../src/graphql/limits/limits';
 import { createLogger } from '../../src/logging/logger';
@@ -61,6 +61,7 @@ export function testConfig(db: TestDatabase, overrides: Partial<Config> = {}, ma
     bodyLimitBytes: 64 * 1024,
     jsonMaxDepth: 64,
     graphql: DEFAULT_GRAPHQL_LIMITS,
+    http: DEFAULT_HTTP_LIMITS,
     faces: { threshold: 0.6, maxImageBytes: 8 * 1024 * 1024, workers: 1 },
     ...overrides,
   });

@@ -1,11 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { AppError } from '../../errors';
+import { hasBody } from './authenticate-first';
 import { JsonTooDeepError, jsonTextTooDeep, jsonTooDeep } from './json-depth';
-
-function hasBody(req: Request): boolean {
-  const len = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (len !== undefined && len !== '0');
-}
 
 /**
  * JSON bodies only: a body of another media type is refused with 415 before parsing, so a

@@ -20,9 +20,15 @@ export function errorHandler() {
       }
     }
     if (res.headersSent) return;
-    if (e.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'ApiKey header="X-API-Key"');
-    res.status(e.status).json(l.family === 'A' ? familyAError(e) : familyBError(e));
+    sendAppError(res, e);
   };
+}
+
+/** Writes an AppError in the envelope of the route's family (also used outside the error chain). */
+export function sendAppError(res: Response, e: AppError): void {
+  const l = res.locals as RestLocals;
+  if (e.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'ApiKey header="X-API-Key"');
+  res.status(e.status).json(l.family === 'A' ? familyAError(e) : familyBError(e));
 }
 
 export function notFoundHandler() {

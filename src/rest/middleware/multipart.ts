@@ -62,6 +62,10 @@ export function readMultipart(req: Request, options: { files: readonly string[];
     bb.on('close', () => {
       if (!failed) resolve({ files, fields });
     });
+    // A body cut off (client gone, or the upload idle timeout) must settle the promise too.
+    req.once('close', () => {
+      if (!req.complete) fail(new AppError('REQUEST_TIMEOUT', 'the upload was cut off before it was complete'));
+    });
     req.pipe(bb);
   });
 }
