@@ -64,7 +64,7 @@ export async function createGraphqlEndpoint(deps: {
     // The library truncates a file silently at maxFileSize; one byte more lets readUpload see the
     // file is over the limit and answer 413 like REST. busboy treats maxFiles as reached at the
     // limit, so it too is one above the two photos an operation takes.
-    graphqlUploadExpress({ maxFileSize: deps.maxImageBytes + 1, maxFiles: 3 }),
+    clientErrorsOnly(graphqlUploadExpress({ maxFileSize: deps.maxImageBytes + 1, maxFiles: 3 })),
     // graphql-upload parses the multipart `operations` field itself, so its depth is checked here.
     (req: Request, _res: Response, next: NextFunction) => {
       next(req.is('multipart/form-data') && valueTooDeep(req.body, deps.jsonMaxDepth) ? jsonTooDeep(deps.jsonMaxDepth) : undefined);
@@ -87,6 +87,19 @@ export async function createGraphqlEndpoint(deps: {
   );
   router.use('/graphql', graphqlBodyErrors);
   return { router, stop: () => server.stop() };
+}
+
+/**
+ * graphql-upload only parses the request body, so whatever it fails on (busboy's "Unexpected end
+ * of form", a bad boundary) is a malformed request, not a server fault.
+ */
+function clientErrorsOnly(mw: (req: Request, res: Response, next: NextFunction) => void) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    mw(req, res, (err?: unknown) => {
+      if (err === undefined || err === null) return next();
+      next(isAppError(err) ? err : (uploadError(err) ?? new AppError('INVALID_INPUT', 'malformed GraphQL multipart request')));
+    });
+  };
 }
 
 /** graphql-upload's own client errors (HttpError: status, expose) as AppErrors. */
