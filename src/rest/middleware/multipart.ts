@@ -40,6 +40,9 @@ export function readMultipart(req: Request, options: { files: readonly string[];
       return;
     }
     bb.on('file', (name, stream) => {
+      // busboy destroys the open file stream with its own error when the body ends early; without
+      // a listener that error was unhandled and took the whole process down.
+      stream.on('error', () => fail(invalidInput('malformed or truncated multipart body')));
       if (!options.files.includes(name) || files.has(name)) {
         stream.resume();
         fail(invalidInput(`unexpected file part ${name}`, [{ field: name, message: 'unexpected part' }]));
