@@ -30,10 +30,16 @@ describe('hostile bodies at the edges are client mistakes (4xx), never 500', () 
     ['REST truncated multipart upload', 'POST', '/user/image/createTemplate', { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, `--${BOUNDARY}\r\nContent-Disposition: form-data; name="originalPhoto"; filename="a"\r\n\r\nxx`],
     ['REST JSON with a bad charset', 'POST', '/dids', { 'content-type': 'application/json; charset=klingon' }, '{}'],
     ['REST deep JSON in a string-looking body', 'POST', '/dids', { 'content-type': 'application/json' }, '{"a":"' + '['.repeat(5000) + '"}'],
+    ['REST body that claims gzip but is not', 'POST', '/dids', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, 'not gzip'],
+    ['GraphQL body that claims deflate but is not', 'POST', '/graphql', { 'content-type': 'application/json', 'content-encoding': 'deflate' }, 'not deflate'],
+    ['Family B path with broken percent-encoding', 'GET', '/resolve/%E0%A4%A', {}, ''],
+    ['Family B path with a bad escape', 'GET', '/dids/%ZZ', {}, ''],
+    ['Family A path with broken percent-encoding', 'GET', '/api/issuer/schema/%E0', {}, ''],
+    ['public path with broken percent-encoding', 'GET', '/schema/%E0%A4%A', {}, ''],
   ];
 
   test.each(cases)('%s', async (_name, method, path, headers, raw) => {
-    const r = await request(server.baseUrl, method, path, { headers: { 'x-api-key': key, ...headers }, raw });
+    const r = await request(server.baseUrl, method, path, { headers: { 'x-api-key': key, ...headers }, ...(raw === '' ? {} : { raw }) });
     expect({ status: r.status, ok: r.status >= 400 && r.status < 500 }).toEqual({ status: r.status, ok: true });
   });
 
