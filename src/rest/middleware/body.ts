@@ -41,5 +41,20 @@ export function bodyParserError(err: unknown): AppError | undefined {
     return new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body encoding');
   }
   if (type === 'request.aborted' || type === 'request.size.invalid') return new AppError('INVALID_INPUT', 'request body was incomplete');
-  return undefined;
+  return httpClientError(err);
+}
+
+/**
+ * Errors that HTTP libraries mark as the client's (http-errors style `status` 4xx): a body that
+ * is not the gzip it claims, a path with broken percent-encoding (the router's URIError). They
+ * were 500s. The library's message is not echoed: it can carry internals.
+ */
+function httpClientError(err: unknown): AppError | undefined {
+  const e = err as { status?: unknown; statusCode?: unknown } | null;
+  const status = typeof e?.status === 'number' ? e.status : typeof e?.statusCode === 'number' ? e.statusCode : undefined;
+  if (status === undefined || status < 400 || status > 499) return undefined;
+  if (status === 408) return new AppError('REQUEST_TIMEOUT', 'the request took too long to arrive');
+  if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'request body is too large');
+  if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body encoding');
+  return new AppError('INVALID_INPUT', err instanceof URIError ? 'the path is not valid percent-encoding' : 'malformed request');
 }
