@@ -43,6 +43,7 @@ import { healthRoutes } from './rest/health.routes';
 import { errorHandler, notFoundHandler } from './rest/middleware/error-handler';
 import { requestContext } from './rest/middleware/request-context';
 import { restRouter } from './rest/router';
+import { ByteBudget } from './rest/middleware/upload-guard';
 import { type Services, createServices } from './services';
 
 export interface AppOptions {
@@ -128,11 +129,21 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     [ZkpTokensResolver, new ZkpTokensResolver(services.zkpTokens)],
   ]);
   const container: ContainerType = { get: (cls) => resolvers.get(cls) };
+  // One budget for every buffered upload, REST and GraphQL alike. A multipart request carries at
+  // most three photos (GraphQL allows one spare part) plus a JSON body.
+  const uploads = {
+    uploadBudget: new ByteBudget(config.http.uploadBudgetBytes),
+    maxUploadBytes: 3 * (config.faces.maxImageBytes + 1) + config.bodyLimitBytes,
+    uploadIdleTimeoutMs: config.http.uploadIdleTimeoutMs,
+  };
   const graphql = await createGraphqlEndpoint({
     schema: buildGraphqlSchema(container),
     auth: services.auth,
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
+    jsonMaxDepth: config.jsonMaxDepth,
+    limits: config.graphql,
+    ...uploads,
     maxImageBytes: config.faces.maxImageBytes,
   });
 
@@ -141,7 +152,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   http.use(requestContext(logger));
   http.use(healthRoutes(services.health));
   http.use(graphql.router);
-  http.use(restRouter(services, config.bodyLimitBytes, config.faces.maxImageBytes));
+  http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads }));
   http.use(notFoundHandler());
   http.use(errorHandler());
 

@@ -16,7 +16,8 @@ const USAGE = `usage: credgate <command>
                                                          --holder-did binds a holder key to one holder DID
   api-key list --tenant SLUG                             list keys (never their secrets)
   api-key revoke --tenant SLUG --id KEY_ID               revoke a key
-scopes: admin, issuer, holder, verifier. Configuration comes from the same environment as the service.`;
+scopes: admin, issuer, holder, verifier. Configuration comes from the same environment as the service.
+The embedded database (no DATABASE_URL) is locked by the process using it: stop the server first, or use DATABASE_URL.`;
 
 type Out = (line: string) => void;
 

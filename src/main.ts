@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, parseConfig } from './config';
 import { MasterKeyMismatchError } from './kms/master-key-check';
+import { ListenError, listen } from './listen';
 import { createLogger } from './logging/logger';
 
 async function main(): Promise<void> {
@@ -27,12 +28,19 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const server: Server = app.http.listen(config.port, config.host, () => {
-    logger.info(
-      { url: `http://${config.host}:${config.port}`, database: app.db.kind, graphql: '/graphql' },
-      'credgate listening',
-    );
-  });
+  let server: Server;
+  try {
+    server = await listen(app.http, config.host, config.port, config.http);
+  } catch (e) {
+    // Release the database (and its folder lock) before reporting; the reason is one line.
+    await app.close().catch(() => undefined);
+    if (e instanceof ListenError) {
+      process.stderr.write(`credgate: ${e.message}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
+  logger.info({ url: `http://${config.host}:${config.port}`, database: app.db.kind, graphql: '/graphql' }, 'credgate listening');
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;

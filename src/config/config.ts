@@ -1,11 +1,34 @@
 import path from 'node:path';
 import { DEFAULT_JSONLD_BUDGET } from '../domain/contexts/jsonld-budget';
+import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from '../graphql/limits/limits';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export type DatabaseConfig =
   | { readonly kind: 'postgres'; readonly url: string }
   | { readonly kind: 'pglite'; readonly dataDir: string };
+
+/** HTTP edge limits: what one client can make the process hold or wait for. */
+export interface HttpLimits {
+  /** Time allowed to receive request headers (slowloris). */
+  readonly headersTimeoutMs: number;
+  /** Time allowed to receive a whole request, body included. */
+  readonly requestTimeoutMs: number;
+  /** Open connections accepted at once; beyond it new connections are dropped. */
+  readonly maxConnections: number;
+  /** Bytes all in-flight photo uploads may hold together; beyond it 503 + Retry-After. */
+  readonly uploadBudgetBytes: number;
+  /** An upload that sends nothing for this long is answered 408 and disconnected. */
+  readonly uploadIdleTimeoutMs: number;
+}
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
+  maxConnections: 1024,
+  uploadBudgetBytes: 64 * 1024 * 1024,
+  uploadIdleTimeoutMs: 10_000,
+});
 
 /** Everything the service reads from the environment, parsed and checked once at start-up. */
 export interface Config {
@@ -21,6 +44,12 @@ export interface Config {
   readonly network: string;
   readonly logLevel: LogLevel;
   readonly bodyLimitBytes: number;
+  /** Deepest JSON nesting accepted in any body (REST, GraphQL variables); deeper is 400 JSON_TOO_DEEP. */
+  readonly jsonMaxDepth: number;
+  /** GraphQL depth, alias, cost and token limits (CREDGATE_GRAPHQL_MAX_DEPTH/_ALIASES/_COST/_TOKENS). */
+  readonly graphql: GraphqlLimits;
+  /** CREDGATE_HEADERS_TIMEOUT_MS, _REQUEST_TIMEOUT_MS, _MAX_CONNECTIONS, _UPLOAD_BUDGET_BYTES, _UPLOAD_IDLE_TIMEOUT_MS. */
+  readonly http: HttpLimits;
   readonly faces: {
     /** Euclidean distance at or below which two faces match. */
     readonly threshold: number;
@@ -90,6 +119,16 @@ function parseBodyLimit(raw: string | undefined): number {
   if (raw === undefined) return 1024 * 1024;
   if (!/^\d+$/.test(raw) || Number(raw) < 1024) {
     throw new ConfigError('CREDGATE_BODY_LIMIT_BYTES must be an integer of at least 1024');
+  }
+  return Number(raw);
+}
+
+/** A positive integer from the environment within [min, max], or the default. */
+function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
   }
   return Number(raw);
 }
@@ -178,7 +217,21 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     network,
     logLevel,
     bodyLimitBytes: parseBodyLimit(nonEmpty(env, 'CREDGATE_BODY_LIMIT_BYTES')),
+    jsonMaxDepth: intSetting(env, 'CREDGATE_JSON_MAX_DEPTH', 64, 8, 1000),
+    graphql: Object.freeze({
+      maxDepth: intSetting(env, 'CREDGATE_GRAPHQL_MAX_DEPTH', DEFAULT_GRAPHQL_LIMITS.maxDepth, 3, 100),
+      maxAliases: intSetting(env, 'CREDGATE_GRAPHQL_MAX_ALIASES', DEFAULT_GRAPHQL_LIMITS.maxAliases, 0, 1000),
+      maxCost: intSetting(env, 'CREDGATE_GRAPHQL_MAX_COST', DEFAULT_GRAPHQL_LIMITS.maxCost, 100, 1_000_000),
+      maxTokens: intSetting(env, 'CREDGATE_GRAPHQL_MAX_TOKENS', DEFAULT_GRAPHQL_LIMITS.maxTokens, 1000, 1_000_000),
+    }),
     faces: Object.freeze(parseFaces(env)),
     canon: Object.freeze(parseCanon(env)),
+    http: Object.freeze({
+      headersTimeoutMs: intSetting(env, 'CREDGATE_HEADERS_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.headersTimeoutMs, 1000, 600_000),
+      requestTimeoutMs: intSetting(env, 'CREDGATE_REQUEST_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.requestTimeoutMs, 1000, 3_600_000),
+      maxConnections: intSetting(env, 'CREDGATE_MAX_CONNECTIONS', DEFAULT_HTTP_LIMITS.maxConnections, 1, 1_000_000),
+      uploadBudgetBytes: intSetting(env, 'CREDGATE_UPLOAD_BUDGET_BYTES', DEFAULT_HTTP_LIMITS.uploadBudgetBytes, 1024 * 1024, 2 ** 40),
+      uploadIdleTimeoutMs: intSetting(env, 'CREDGATE_UPLOAD_IDLE_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.uploadIdleTimeoutMs, 100, 600_000),
+    }),
   });
 }

@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool } from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { DatabaseConfig } from '../config';
 import { PrismaClient } from '../generated/prisma/client';
+import { lockDataFolder } from './folder-lock';
 import { PgExecutor } from './pg-executor';
 import { PgliteExecutor } from './pglite-executor';
 import type { SqlExecutor } from './sql-executor';
@@ -43,16 +45,29 @@ async function openPostgres(url: string): Promise<Database> {
 }
 
 async function openPglite(dataDir: string): Promise<Database> {
-  mkdirSync(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir);
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+  // One process per folder: taken before PGlite touches the files, released after it closed.
+  const lock = lockDataFolder(dataDir);
+  let pglite: PGlite;
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    pglite = await PGlite.create(dataDir);
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   return {
     kind: 'pglite',
     prisma,
     sql: new PgliteExecutor(pglite),
     close: once(async () => {
-      await prisma.$disconnect();
-      await pglite.close();
+      try {
+        await prisma.$disconnect();
+        await pglite.close();
+      } finally {
+        lock.release();
+      }
     }),
   };
 }

@@ -5,6 +5,8 @@
 export const ERROR_STATUS = {
   INVALID_INPUT: 400,
   MALFORMED_JSON: 400,
+  JSON_TOO_DEEP: 400,
+  QUERY_TOO_COMPLEX: 400,
   INVALID_PUBLIC_KEY: 400,
   INVALID_PRIVATE_KEY: 400,
   INVALID_DID: 400,
@@ -18,6 +20,7 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   DID_NOT_FOUND: 404,
   CONFLICT: 409,
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   /** A JSON-LD document over its structural budget (objects, values, depth, size), refused before canonicalisation. */
   DOCUMENT_TOO_LARGE: 413,

@@ -20,7 +20,9 @@ const CLIENT_CODES = new Set([
  */
 export function createFormatError(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = unwrapResolverError(error);
+    const unwrapped = unwrapResolverError(error);
+    // Errors thrown by plugins (e.g. the GraphQL limits) carry their AppError as originalError.
+    const original = !isAppError(unwrapped) && error instanceof GraphQLError && isAppError(error.originalError) ? error.originalError : unwrapped;
     const base = { message: formatted.message, locations: formatted.locations, path: formatted.path };
     if (isAppError(original)) {
       return {

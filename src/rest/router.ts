@@ -14,7 +14,10 @@ import { credentialRoutes } from './family-b/credentials.routes';
 import { presentationRoutes } from './family-b/presentations.routes';
 import { templateRoutes } from './family-b/templates.routes';
 import { resolverRoutes } from './family-b/resolver.routes';
+import { authenticateFirst } from './middleware/authenticate-first';
 import { jsonBody } from './middleware/body';
+import { sendAppError } from './middleware/error-handler';
+import { type ByteBudget, uploadGuard } from './middleware/upload-guard';
 
 /** Path prefixes of Family A; their errors use the Family A envelope. */
 export const FAMILY_A_PREFIXES = ['/api', '/issuer', '/user', '/verifier'];
@@ -24,11 +27,25 @@ function markFamilyA(_req: Request, res: Response, next: NextFunction): void {
   next();
 }
 
+export interface RestOptions {
+  readonly bodyLimitBytes: number;
+  readonly maxImageBytes: number;
+  readonly jsonMaxDepth: number;
+  /** Shared with /graphql: one budget for every buffered upload in the process. */
+  readonly uploadBudget: ByteBudget;
+  readonly maxUploadBytes: number;
+  readonly uploadIdleTimeoutMs: number;
+}
+
 /** Every documented REST path; Family A paths are served bare and under /api. */
-export function restRouter(services: Services, bodyLimitBytes: number, maxImageBytes: number): Router {
+export function restRouter(services: Services, options: RestOptions): Router {
+  const { maxImageBytes } = options;
   const r = Router();
   r.use(FAMILY_A_PREFIXES, markFamilyA);
-  r.use(jsonBody(bodyLimitBytes));
+  // Order matters: the key is checked, then the upload budget, and only then is a body read.
+  r.use(authenticateFirst(services.auth));
+  r.use(uploadGuard({ budget: options.uploadBudget, maxRequestBytes: options.maxUploadBytes, idleTimeoutMs: options.uploadIdleTimeoutMs, respond: sendAppError }));
+  r.use(jsonBody(options.bodyLimitBytes, options.jsonMaxDepth));
 
   const familyA = Router();
   familyA.use(userRoutes(services.auth, services.users, services.credentials, services.holderProofs));

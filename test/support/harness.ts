@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
 import { type CredgateApp, createApp } from '../../src/app';
-import type { Config } from '../../src/config';
+import { type Config, DEFAULT_HTTP_LIMITS } from '../../src/config';
 import { DEFAULT_JSONLD_BUDGET } from '../../src/domain/contexts';
 import type { Clock } from '../../src/domain/ports';
+import { DEFAULT_GRAPHQL_LIMITS } from '../../src/graphql/limits/limits';
 import { createLogger } from '../../src/logging/logger';
 import { createCredgateClient, type Sdk } from '../../src/sdk';
 import { type TestDatabase, createTestDatabase } from './test-db';
@@ -59,6 +60,9 @@ export function testConfig(db: TestDatabase, overrides: Partial<Config> = {}, ma
     network: 'local',
     logLevel: 'info' as const,
     bodyLimitBytes: 64 * 1024,
+    jsonMaxDepth: 64,
+    graphql: DEFAULT_GRAPHQL_LIMITS,
+    http: DEFAULT_HTTP_LIMITS,
     faces: { threshold: 0.6, maxImageBytes: 8 * 1024 * 1024, workers: 1 },
     // A generous deadline: the test machine is shared, and the budget tests set their own.
     canon: { workers: 1, deadlineMs: 10_000, queueLimit: 256, maxObjects: DEFAULT_JSONLD_BUDGET.maxObjects, maxValues: DEFAULT_JSONLD_BUDGET.maxValues },

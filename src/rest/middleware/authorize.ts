@@ -11,11 +11,13 @@ import type { RestLocals } from '../context';
 export function authorize(auth: AuthService, scopes: readonly Scope[]) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
-      const actor = await auth.authenticate(req.get('x-api-key'));
+      const l = res.locals as RestLocals;
+      // authenticateFirst already checked this request's key when it carried a body.
+      const actor = l.actor ?? (await auth.authenticate(req.get('x-api-key')));
       if (!hasAnyScope(actor, scopes)) {
         throw new AppError('FORBIDDEN', `this operation needs one of the scopes: ${scopes.join(', ')}`);
       }
-      (res.locals as RestLocals).actor = actor;
+      l.actor = actor;
       next();
     } catch (e) {
       next(e);

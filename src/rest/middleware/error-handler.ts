@@ -12,7 +12,7 @@ export function errorHandler() {
     let e: AppError;
     if (isAppError(err)) e = err;
     else {
-      const parsed = bodyParserError(err) ?? pathDecodeError(err);
+      const parsed = bodyParserError(err);
       if (parsed) e = parsed;
       else {
         l.log?.error({ err }, 'unhandled error');
@@ -20,16 +20,15 @@ export function errorHandler() {
       }
     }
     if (res.headersSent) return;
-    if (e.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'ApiKey header="X-API-Key"');
-    res.status(e.status).json(l.family === 'A' ? familyAError(e) : familyBError(e));
+    sendAppError(res, e);
   };
 }
 
-/** The router's own 400 for a path parameter that is not valid percent-encoding (`/dids/%`). */
-function pathDecodeError(err: unknown): AppError | undefined {
-  const status = (err as { status?: unknown } | null)?.status;
-  if (err instanceof URIError && status === 400) return new AppError('INVALID_INPUT', 'a path segment is not valid percent-encoding');
-  return undefined;
+/** Writes an AppError in the envelope of the route's family (also used outside the error chain). */
+export function sendAppError(res: Response, e: AppError): void {
+  const l = res.locals as RestLocals;
+  if (e.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'ApiKey header="X-API-Key"');
+  res.status(e.status).json(l.family === 'A' ? familyAError(e) : familyBError(e));
 }
 
 export function notFoundHandler() {

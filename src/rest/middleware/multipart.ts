@@ -40,6 +40,9 @@ export function readMultipart(req: Request, options: { files: readonly string[];
       return;
     }
     bb.on('file', (name, stream) => {
+      // busboy destroys the open file stream with its own error when the body ends early; without
+      // a listener that error was unhandled and took the whole process down.
+      stream.on('error', () => fail(invalidInput('malformed or truncated multipart body')));
       if (!options.files.includes(name) || files.has(name)) {
         stream.resume();
         fail(invalidInput(`unexpected file part ${name}`, [{ field: name, message: 'unexpected part' }]));
@@ -61,6 +64,10 @@ export function readMultipart(req: Request, options: { files: readonly string[];
     bb.on('error', () => fail(invalidInput('malformed multipart body')));
     bb.on('close', () => {
       if (!failed) resolve({ files, fields });
+    });
+    // A body cut off (client gone, or the upload idle timeout) must settle the promise too.
+    req.once('close', () => {
+      if (!req.complete) fail(new AppError('REQUEST_TIMEOUT', 'the upload was cut off before it was complete'));
     });
     req.pipe(bb);
   });
