@@ -98,19 +98,27 @@ describe('with the default budgets', () => {
     });
   });
 
-  test('GraphQL: 10 aliases sharing one hostile variable are refused with DOCUMENT_TOO_LARGE', async () => {
+  test('GraphQL: aliases sharing one hostile variable are refused: within the cost limit by DOCUMENT_TOO_LARGE, beyond it by QUERY_TOO_COMPLEX', async () => {
     const s = await setup(server, 'GraphQL');
-    const fields = Array.from({ length: 10 }, (_, i) => `a${i}: verifyCredential(input: $input) { success }`).join('\n');
     const input = { publicKey: s.user.publicKey, userSignature: s.userSignature, cryptograph: forgedCryptograph(s, hostile(s.vc, 1000)) };
-    const out = await request(server.baseUrl, 'POST', '/graphql', {
-      headers: { 'X-API-Key': s.p.verifierKey },
-      body: { query: `query Many($input: VerifyCredentialInput!) {\n${fields}\n}`, variables: { input } },
-    });
+    const many = (n: number) =>
+      request(server.baseUrl, 'POST', '/graphql', {
+        headers: { 'X-API-Key': s.p.verifierKey },
+        body: {
+          query: `query Many($input: VerifyCredentialInput!) {\n${Array.from({ length: n }, (_, i) => `a${i}: verifyCredential(input: $input) { success }`).join('\n')}\n}`,
+          variables: { input },
+        },
+      });
+    // Three aliases fit the default GraphQL cost limit (300 each of 1,000): each document is refused by its budget.
+    const within = await many(3);
     // The fields are non-null: the first error nulls `data`, and GraphQL reports only that one.
-    const errors = (out.json?.errors ?? []) as { path?: string[]; extensions?: { code?: string } }[];
+    const errors = (within.json?.errors ?? []) as { path?: string[]; extensions?: { code?: string } }[];
     expect(errors.length).toBeGreaterThan(0);
     expect(errors.map((e) => e.extensions?.code)).toEqual(errors.map(() => 'DOCUMENT_TOO_LARGE'));
-    expect(out.json.data).toBeNull();
+    expect(within.json.data).toBeNull();
+    // Ten are refused before any resolver runs.
+    const beyond = await many(10);
+    expect(((beyond.json?.errors ?? []) as { extensions?: { code?: string } }[]).map((e) => e.extensions?.code)).toEqual(['QUERY_TOO_COMPLEX']);
   });
 });
 
