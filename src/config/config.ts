@@ -1,4 +1,7 @@
 import path from 'node:path';
+import { type DbTimeouts, type FairnessConfig, type RateLimitConfig, parseDbTimeouts, parseFairness, parseRateLimits } from './limits';
+
+export type { DbTimeouts, FairnessConfig, RateLimitConfig } from './limits';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -27,6 +30,12 @@ export interface Config {
     /** Inference workers; defaults to the number of cores. */
     readonly workers: number | undefined;
   };
+  /** Shared (PostgreSQL) rate limits on oracle-shaped and public routes. */
+  readonly rateLimits: RateLimitConfig;
+  /** Per-tenant fair admission of writes and face jobs. */
+  readonly fairness: FairnessConfig;
+  /** Pool size, lock and statement timeouts of PostgreSQL connections. */
+  readonly dbTimeouts: DbTimeouts;
 }
 
 /** Raised for a bad environment; main prints its one-line message and exits non-zero. */
@@ -136,6 +145,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
   } catch {
     throw new ConfigError('CREDGATE_PUBLIC_URL is not a valid URL');
   }
+  const dbTimeouts = parseDbTimeouts(env, (m) => new ConfigError(m));
   return Object.freeze({
     port,
     host,
@@ -149,5 +159,8 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     logLevel,
     bodyLimitBytes: parseBodyLimit(nonEmpty(env, 'CREDGATE_BODY_LIMIT_BYTES')),
     faces: Object.freeze(parseFaces(env)),
+    rateLimits: parseRateLimits(env, (m) => new ConfigError(m)),
+    dbTimeouts,
+    fairness: parseFairness(env, dbTimeouts, (m) => new ConfigError(m)),
   });
 }

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
 import { type CredgateApp, createApp } from '../../src/app';
 import type { Config } from '../../src/config';
+import { DB_TIMEOUT_DEFAULTS, FAIRNESS_DEFAULTS } from '../../src/config/limits';
 import type { Clock } from '../../src/domain/ports';
 import { createLogger } from '../../src/logging/logger';
 import { createCredgateClient, type Sdk } from '../../src/sdk';
@@ -59,6 +60,11 @@ export function testConfig(db: TestDatabase, overrides: Partial<Config> = {}, ma
     logLevel: 'info' as const,
     bodyLimitBytes: 64 * 1024,
     faces: { threshold: 0.6, maxImageBytes: 8 * 1024 * 1024, workers: 1 },
+    // Suites that are not about rate limits verify one credential many times: generous budgets
+    // (still counted in the database) keep them independent; the limits suites set their own.
+    rateLimits: { windowSeconds: 60, perApiKey: 1_000_000, perCredential: 1_000_000, perIp: 1_000_000 },
+    fairness: FAIRNESS_DEFAULTS,
+    dbTimeouts: DB_TIMEOUT_DEFAULTS,
     ...overrides,
   });
 }
