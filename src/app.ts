@@ -13,6 +13,7 @@ import { PrismaIssuerDidPointer } from './db/repositories/issuer-did-pointer.rep
 import { PrismaSchemaRepository } from './db/repositories/schema.repository';
 import { PrismaCredentialRepository } from './db/repositories/credential.repository';
 import { PrismaTemplateRepository } from './db/repositories/template.repository';
+import { PrismaRateLimitRepository } from './db/repositories/rate-limit.repository';
 import { EnvelopeSecretBox } from './kms/secret-box';
 import { type Clock, type FaceEngine, type KeyCustody, systemClock } from './domain/ports';
 import { createFaceEngine } from './biometrics';
@@ -32,6 +33,7 @@ import { ZkpTokensResolver } from './graphql/resolvers/family-b/zkp-tokens.resol
 import { LedgerResolver } from './graphql/resolvers/ledger.resolver';
 import { FacesResolver } from './graphql/resolvers/family-a/faces.resolver';
 import { createGraphqlEndpoint } from './graphql/server';
+import { rateLimitMiddleware } from './graphql/rate-limit.middleware';
 import { EnvelopeKeyCustody } from './kms/key-custody';
 import { kekFromMasterKey } from './kms/envelope';
 import { resolveMasterKey } from './kms/master-key';
@@ -92,6 +94,7 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       templateRepo: new PrismaTemplateRepository(db.prisma, ledger),
       credentialRepo: new PrismaCredentialRepository(db.prisma, ledger),
       faces,
+      rateLimitStore: new PrismaRateLimitRepository(db.prisma),
     });
     return { db, services, custody, ledger, faces };
   } catch (e) {
@@ -121,7 +124,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   ]);
   const container: ContainerType = { get: (cls) => resolvers.get(cls) };
   const graphql = await createGraphqlEndpoint({
-    schema: buildGraphqlSchema(container),
+    schema: buildGraphqlSchema(container, [rateLimitMiddleware(services)]),
     auth: services.auth,
     logger,
     bodyLimitBytes: config.bodyLimitBytes,

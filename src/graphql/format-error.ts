@@ -1,6 +1,6 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { GraphQLFormattedError } from 'graphql';
-import { isAppError } from '../errors';
+import { isAppError, isRetryLater } from '../errors';
 import type { Logger } from '../logging/logger';
 
 /** Codes Apollo itself assigns to client mistakes; they pass through unchanged. */
@@ -26,7 +26,12 @@ export function createFormatError(logger: Logger) {
       return {
         ...base,
         message: original.message,
-        extensions: { code: original.code, status: original.status, ...(original.details ? { details: original.details } : {}) },
+        extensions: {
+          code: original.code,
+          status: original.status,
+          ...(original.details ? { details: original.details } : {}),
+          ...(isRetryLater(original) ? { retryAfter: original.retryAfterSeconds } : {}),
+        },
       };
     }
     const code = formatted.extensions?.['code'];

@@ -15,6 +15,7 @@ import { presentationRoutes } from './family-b/presentations.routes';
 import { templateRoutes } from './family-b/templates.routes';
 import { resolverRoutes } from './family-b/resolver.routes';
 import { jsonBody } from './middleware/body';
+import { rateLimits } from './middleware/rate-limit';
 
 /** Path prefixes of Family A; their errors use the Family A envelope. */
 export const FAMILY_A_PREFIXES = ['/api', '/issuer', '/user', '/verifier'];
@@ -29,6 +30,7 @@ export function restRouter(services: Services, bodyLimitBytes: number, maxImageB
   const r = Router();
   r.use(FAMILY_A_PREFIXES, markFamilyA);
   r.use(jsonBody(bodyLimitBytes));
+  r.use(rateLimits(services));
 
   const familyA = Router();
   familyA.use(userRoutes(services.auth, services.users, services.credentials));

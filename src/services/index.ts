@@ -32,6 +32,7 @@ import { IssuerDidService } from './family-a/issuer-did.service';
 import { SchemasService } from './family-a/schemas.service';
 import { VerificationService } from './family-a/verification.service';
 import { ZkpService } from './family-a/zkp.service';
+import { type RateLimitStore, RateLimitService, limitCredentialLookups, limitPerCredential } from './rate-limit.service';
 
 export interface Services {
   readonly auth: AuthService;
@@ -51,6 +52,8 @@ export interface Services {
   readonly signatures: SignaturesService;
   readonly zkpTokens: ZkpTokensService;
   readonly biometrics: BiometricsService;
+  /** Shared rate limits; the transports call it before oracle-shaped operations and public routes. */
+  readonly rateLimits: RateLimitService;
 }
 
 export interface ServiceDeps {
@@ -69,7 +72,11 @@ export interface ServiceDeps {
   readonly templateRepo: PrismaTemplateRepository;
   readonly credentialRepo: PrismaCredentialRepository;
   readonly faces: FaceEngine;
+  readonly rateLimitStore: RateLimitStore;
 }
+
+const isIdBearing = (c: unknown): c is { id: string } =>
+  c !== null && typeof c === 'object' && typeof (c as Record<string, unknown>)['id'] === 'string';
 
 /** Builds every use-case service once; both transports and the CLI share these instances. */
 export function createServices(d: ServiceDeps): Services {
@@ -79,6 +86,10 @@ export function createServices(d: ServiceDeps): Services {
   const credentials = new CredentialsService(d.faces, issuerDids, schemas, d.issued, d.dids, d.box, d.clock);
   const templates = new TemplatesService(d.templateRepo, d.dids, d.clock);
   const familyBCredentials = new FamilyBCredentialsService(d.credentialRepo, templates, d.dids, d.custody, d.ledger, d.clock, d.config.publicUrl);
+  const rateLimits = new RateLimitService(d.rateLimitStore, d.config.rateLimits, d.clock);
+  // Per-credential budgets sit where a credential id meets the service: the Family A verifier's
+  // lookup of the sealed record, and Family B verification (also reached by /verify-vp).
+  limitPerCredential(familyBCredentials, 'verify', (c) => (isIdBearing(c) ? [c.id] : []), rateLimits);
   return {
     auth: new AuthService(d.tenants, d.apiKeys, d.clock, d.config.adminApiKey),
     keys: new KeysService(d.custody),
@@ -88,7 +99,7 @@ export function createServices(d: ServiceDeps): Services {
     issuerDids,
     schemas,
     credentials,
-    verification: new VerificationService(d.faces, issuerDids, d.issued, d.schemas, credentials, d.clock),
+    verification: new VerificationService(d.faces, issuerDids, limitCredentialLookups(d.issued, rateLimits), d.schemas, credentials, d.clock),
     zkp: new ZkpService(d.issued, d.schemas, d.dids, d.custody, credentials, d.clock),
     ledger: new LedgerService(d.ledger),
     templates,
@@ -97,5 +108,6 @@ export function createServices(d: ServiceDeps): Services {
     signatures: new SignaturesService(),
     biometrics: new BiometricsService(d.faces),
     zkpTokens: new ZkpTokensService(d.credentialRepo, d.templateRepo, familyBCredentials, d.dids, d.custody, d.clock),
+    rateLimits,
   };
 }

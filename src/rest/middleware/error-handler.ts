@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, isAppError } from '../../errors';
+import { AppError, isAppError, isRetryLater } from '../../errors';
 import { familyAError, familyBError } from '../envelopes';
 import type { RestLocals } from '../context';
 import { bodyParserError } from './body';
@@ -20,6 +20,7 @@ export function errorHandler() {
       }
     }
     if (res.headersSent) return;
+    if (isRetryLater(e)) res.setHeader('Retry-After', String(e.retryAfterSeconds));
     if (e.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'ApiKey header="X-API-Key"');
     res.status(e.status).json(l.family === 'A' ? familyAError(e) : familyBError(e));
   };

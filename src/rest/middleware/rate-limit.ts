@@ -1,0 +1,63 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Actor } from '../../domain/tenancy/actor';
+import type { Services } from '../../services';
+import type { RestLocals } from '../context';
+
+/**
+ * Oracle-shaped operations: each answer tells the caller something about a secret or a sealed
+ * record, so each call counts against the caller's API-key budget. Family A paths are served bare
+ * and under /api. Express routes case-insensitively and ignores one trailing slash; so do these.
+ */
+const ORACLE_PATHS = [
+  /^(\/api)?\/verifier\/verify\/?$/i,
+  /^(\/api)?\/user\/decrypt\/?$/i,
+  /^(\/api)?\/user\/image\/compare\/?$/i,
+  /^\/credentials\/verify\/?$/i,
+  /^\/verify-vp\/?$/i,
+  /^\/verifyZkpToken\/?$/i,
+  /^\/signature\/verify\/?$/i,
+];
+
+/** Keyless published documents: limited per client address. */
+const PUBLIC_PATHS = [/^\/status\/[^/]+\/?$/i, /^\/schema\/[^/]+\/?$/i, /^\/t\/[^/]+\/schema\/[^/]+\/?$/i];
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+async function actorOf(services: Services, req: Request, res: Response): Promise<Actor | undefined> {
+  const l = res.locals as RestLocals;
+  if (l.actor) return l.actor;
+  try {
+    return await services.auth.authenticate(req.get('x-api-key'));
+  } catch {
+    // The route's own `authorize` answers 401/403 (and an unknown path 404), exactly as before.
+    return undefined;
+  }
+}
+
+/**
+ * Traffic control for REST, before any route: per-IP limits on public routes and per-API-key
+ * limits on oracle-shaped operations.
+ * Per-credential limits live in the services (they need the parsed credential).
+ */
+export function rateLimits(services: Services) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    try {
+      const path = req.path;
+      if (READ_METHODS.has(req.method)) {
+        if (PUBLIC_PATHS.some((p) => p.test(path))) await services.rateLimits.forClient(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+        next();
+        return;
+      }
+      const actor = await actorOf(services, req, res);
+      if (!actor) {
+        next();
+        return;
+      }
+      const oracle = ORACLE_PATHS.some((p) => p.test(path));
+      if (oracle) await services.rateLimits.forApiKey(actor);
+      next();
+    } catch (e) {
+      next(e);
+    }
+  };
+}
