@@ -65,7 +65,7 @@ export interface CredgateApp {
 /** Opens and migrates the database and returns services only (used by the CLI). */
 export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine }> {
   const { config, logger } = options;
-  const db = await openDatabase(config.database);
+  const db = await openDatabase(config.database, config.dbTimeouts);
   try {
     const applied = await migrate(db.sql, readMigrations());
     if (applied.length > 0) logger.info({ applied }, 'applied database migrations');

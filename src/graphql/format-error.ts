@@ -1,6 +1,7 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { GraphQLFormattedError } from 'graphql';
 import { isAppError, isRetryLater } from '../errors';
+import { databaseBusyError } from '../db/busy-errors';
 import type { Logger } from '../logging/logger';
 
 /** Codes Apollo itself assigns to client mistakes; they pass through unchanged. */
@@ -20,7 +21,8 @@ const CLIENT_CODES = new Set([
  */
 export function createFormatError(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = unwrapResolverError(error);
+    const raw = unwrapResolverError(error);
+    const original = isAppError(raw) ? raw : (databaseBusyError(raw) ?? raw);
     const base = { message: formatted.message, locations: formatted.locations, path: formatted.path };
     if (isAppError(original)) {
       return {

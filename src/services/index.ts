@@ -33,6 +33,7 @@ import { SchemasService } from './family-a/schemas.service';
 import { VerificationService } from './family-a/verification.service';
 import { ZkpService } from './family-a/zkp.service';
 import { type RateLimitStore, RateLimitService, limitCredentialLookups, limitPerCredential } from './rate-limit.service';
+import { FairGate } from '../fairness/fair-gate';
 
 export interface Services {
   readonly auth: AuthService;
@@ -54,6 +55,8 @@ export interface Services {
   readonly biometrics: BiometricsService;
   /** Shared rate limits; the transports call it before oracle-shaped operations and public routes. */
   readonly rateLimits: RateLimitService;
+  /** Per-tenant fair admission of write operations (the transports hold a slot per write). */
+  readonly writes: FairGate;
 }
 
 export interface ServiceDeps {
@@ -109,5 +112,12 @@ export function createServices(d: ServiceDeps): Services {
     biometrics: new BiometricsService(d.faces),
     zkpTokens: new ZkpTokensService(d.credentialRepo, d.templateRepo, familyBCredentials, d.dids, d.custody, d.clock),
     rateLimits,
+    writes: new FairGate({
+      limit: d.config.fairness.writeConcurrency,
+      perOwnerLimit: d.config.fairness.tenantWriteConcurrency,
+      maxQueuedPerOwner: d.config.fairness.tenantWriteQueue,
+      retryAfterSeconds: 1,
+      busyMessage: 'too many write requests of this tenant in progress, retry later',
+    }),
   };
 }

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, isAppError, isRetryLater } from '../../errors';
+import { databaseBusyError } from '../../db/busy-errors';
 import { familyAError, familyBError } from '../envelopes';
 import type { RestLocals } from '../context';
 import { bodyParserError } from './body';
@@ -12,7 +13,7 @@ export function errorHandler() {
     let e: AppError;
     if (isAppError(err)) e = err;
     else {
-      const parsed = bodyParserError(err);
+      const parsed = bodyParserError(err) ?? databaseBusyError(err);
       if (parsed) e = parsed;
       else {
         l.log?.error({ err }, 'unhandled error');

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Actor } from '../../domain/tenancy/actor';
+import { runAsTenant } from '../../fairness/tenant-context';
 import type { Services } from '../../services';
 import type { RestLocals } from '../context';
 
@@ -21,6 +22,9 @@ const ORACLE_PATHS = [
 /** Keyless published documents: limited per client address. */
 const PUBLIC_PATHS = [/^\/status\/[^/]+\/?$/i, /^\/schema\/[^/]+\/?$/i, /^\/t\/[^/]+\/schema\/[^/]+\/?$/i];
 
+/** Face uploads wait in the face engine's own fair queue; they must not also hold a write slot. */
+const NOT_WRITES = [/^(\/api)?\/user\/(image\/)?createTemplate\/?$/i];
+
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 async function actorOf(services: Services, req: Request, res: Response): Promise<Actor | undefined> {
@@ -35,8 +39,8 @@ async function actorOf(services: Services, req: Request, res: Response): Promise
 }
 
 /**
- * Traffic control for REST, before any route: per-IP limits on public routes and per-API-key
- * limits on oracle-shaped operations.
+ * Traffic control for REST, before any route: per-IP limits on public routes, per-API-key limits
+ * on oracle-shaped operations, and one per-tenant fair write slot for every other write.
  * Per-credential limits live in the services (they need the parsed credential).
  */
 export function rateLimits(services: Services) {
@@ -55,7 +59,15 @@ export function rateLimits(services: Services) {
       }
       const oracle = ORACLE_PATHS.some((p) => p.test(path));
       if (oracle) await services.rateLimits.forApiKey(actor);
-      next();
+      if (oracle || NOT_WRITES.some((p) => p.test(path))) {
+        runAsTenant(actor.tenantId, next);
+        return;
+      }
+      const release = await services.writes.acquire(actor.tenantId);
+      // 'close' follows 'finish' and also fires when the client goes away mid-request.
+      res.once('finish', release);
+      res.once('close', release);
+      runAsTenant(actor.tenantId, next);
     } catch (e) {
       next(e);
     }
