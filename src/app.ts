@@ -76,7 +76,12 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
     const custody = new EnvelopeKeyCustody(kek, new PrismaManagedKeyRepository(db.prisma));
     // Workers and models start on the first face request, not at boot.
     const faces = lazyFaceEngine(() =>
-      createFaceEngine({ threshold: config.faces.threshold, maxImageBytes: config.faces.maxImageBytes, ...(config.faces.workers ? { workers: config.faces.workers } : {}) }),
+      createFaceEngine({
+        threshold: config.faces.threshold,
+        maxImageBytes: config.faces.maxImageBytes,
+        ...(config.faces.workers ? { workers: config.faces.workers } : {}),
+        ...(config.fairness.faceTenantShare !== undefined ? { tenantShare: config.fairness.faceTenantShare } : {}),
+      }),
     );
     const services = createServices({
       config,

@@ -1,53 +1,49 @@
 /**
- * A queue with one FIFO per owner (tenant), served round-robin: whatever one owner has queued,
- * another owner's first item is at most one turn away. Each owner's FIFO is bounded, so a flood
- * fills its own FIFO, not everyone's.
+ * A queue with one FIFO per owner (tenant). `shift` serves the owner whose last turn is the
+ * oldest (an owner never served goes first, in arrival order), so whatever one owner has
+ * queued, another owner's first item waits for at most one item of each other owner. Each
+ * owner's FIFO is bounded, so a flood fills its own FIFO, not everyone's.
  */
 export class FairQueue<T> {
+  /** Owners with queued items, in the order they started queueing. */
   private readonly byOwner = new Map<string, T[]>();
-  /** Owners with queued items, in serving order; `cursor` is the next one to serve. */
-  private ring: string[] = [];
-  private cursor = 0;
+  /** Sequence number of each owner's last turn (kept after its FIFO empties, pruned when large). */
+  private readonly lastServed = new Map<string, number>();
+  private turn = 0;
   private total = 0;
 
   constructor(private readonly maxPerOwner: number = Number.POSITIVE_INFINITY) {}
 
   /** False (and nothing queued) when this owner's FIFO is full. */
   push(owner: string, item: T): boolean {
-    let fifo = this.byOwner.get(owner);
-    if (fifo && fifo.length >= this.maxPerOwner) return false;
-    if (!fifo) {
-      if (this.maxPerOwner < 1) return false;
-      fifo = [];
-      this.byOwner.set(owner, fifo);
-      // A newcomer is served before owners that already had their turn in this round.
-      this.ring.splice(this.cursor, 0, owner);
-    }
-    fifo.push(item);
+    const fifo = this.byOwner.get(owner);
+    if ((fifo?.length ?? 0) >= this.maxPerOwner) return false;
+    if (fifo) fifo.push(item);
+    else this.byOwner.set(owner, [item]);
     this.total++;
     return true;
   }
 
-  /** The next item in round-robin order among owners for which `eligible` holds. */
+  /** The next item in fair order among owners for which `eligible` holds. */
   shift(eligible: (owner: string) => boolean = () => true): { owner: string; item: T } | undefined {
-    const n = this.ring.length;
-    for (let step = 0; step < n; step++) {
-      const i = (this.cursor + step) % n;
-      const owner = this.ring[i]!;
+    let best: string | undefined;
+    let bestTurn = Number.POSITIVE_INFINITY;
+    for (const owner of this.byOwner.keys()) {
       if (!eligible(owner)) continue;
-      const fifo = this.byOwner.get(owner)!;
-      const item = fifo.shift() as T;
-      this.total--;
-      if (fifo.length === 0) {
-        this.byOwner.delete(owner);
-        this.ring.splice(i, 1);
-        this.cursor = this.ring.length === 0 ? 0 : i % this.ring.length;
-      } else {
-        this.cursor = (i + 1) % n;
+      const t = this.lastServed.get(owner) ?? -1;
+      if (t < bestTurn) {
+        best = owner;
+        bestTurn = t;
       }
-      return { owner, item };
     }
-    return undefined;
+    if (best === undefined) return undefined;
+    const fifo = this.byOwner.get(best)!;
+    const item = fifo.shift() as T;
+    this.total--;
+    if (fifo.length === 0) this.byOwner.delete(best);
+    this.lastServed.set(best, ++this.turn);
+    this.prune();
+    return { owner: best, item };
   }
 
   /** Removes one specific item (a waiter that gave up); true when it was queued. */
@@ -57,14 +53,18 @@ export class FairQueue<T> {
     if (!fifo || at < 0) return false;
     fifo.splice(at, 1);
     this.total--;
-    if (fifo.length === 0) {
-      this.byOwner.delete(owner);
-      const i = this.ring.indexOf(owner);
-      this.ring.splice(i, 1);
-      if (i < this.cursor) this.cursor--;
-      if (this.cursor >= this.ring.length) this.cursor = 0;
-    }
+    if (fifo.length === 0) this.byOwner.delete(owner);
     return true;
+  }
+
+  /** Removes and returns the owner's most recently queued item (load shedding drops the newest). */
+  popNewest(owner: string): T | undefined {
+    const fifo = this.byOwner.get(owner);
+    if (!fifo || fifo.length === 0) return undefined;
+    const item = fifo.pop() as T;
+    this.total--;
+    if (fifo.length === 0) this.byOwner.delete(owner);
+    return item;
   }
 
   /** Items queued for one owner, or for all when no owner is given. */
@@ -76,9 +76,13 @@ export class FairQueue<T> {
   drain(): T[] {
     const all = [...this.byOwner.values()].flat();
     this.byOwner.clear();
-    this.ring = [];
-    this.cursor = 0;
     this.total = 0;
     return all;
+  }
+
+  /** Forgetting idle owners' turns only makes them newcomers again, which is fair enough. */
+  private prune(): void {
+    if (this.lastServed.size <= 10_000) return;
+    for (const owner of this.lastServed.keys()) if (!this.byOwner.has(owner)) this.lastServed.delete(owner);
   }
 }
