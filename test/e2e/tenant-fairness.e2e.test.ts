@@ -17,7 +17,7 @@ import { createTestDatabase } from '../support/test-db';
  * excess waits in its own queue (or gets 503 + Retry-After when that is full), reads are never
  * queued behind writes, and a lock wait ends after lock_timeout with 503 + Retry-After.
  */
-const FAIRNESS: Config['fairness'] = { writeConcurrency: 4, tenantWriteConcurrency: 2, tenantWriteQueue: 40, faceTenantShare: undefined };
+const FAIRNESS: Config['fairness'] = { writeConcurrency: 4, tenantWriteConcurrency: 2, tenantWriteQueue: 30, faceTenantShare: undefined };
 const FLOOD = 60;
 
 type Attempt = { status: number; retryAfter?: string | null; code?: string };
@@ -56,10 +56,12 @@ async function issueRaw(server: TestServer, transport: string, key: string, temp
   }
 }
 
-describe('per-tenant write fairness', () => {
+// PostgreSQL in both describes: fairness is about a shared pool of connections and row locks.
+// (Embedded PGlite has one connection that serialises every query, gate or no gate.)
+describe('per-tenant write fairness (PostgreSQL)', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ env: { fairness: FAIRNESS } });
+    server = await startTestServer({ db: await createTestDatabase('postgres'), env: { fairness: FAIRNESS } });
   });
   afterAll(async () => {
     await server?.stop();
