@@ -99,6 +99,20 @@ describe('per API key, on oracle-shaped operations', () => {
   });
 });
 
+describe('a flood past the budget', () => {
+  test('refusals are answered from memory: the shared counter stops one past the budget (no hot-row upsert per request)', async () => {
+    const tenant = `rl-flood-${randomBytes(3).toString('hex')}`;
+    const key = await server.apiKey(tenant, ['verifier']);
+    const [view] = await server.app.services.auth.listApiKeys(tenant);
+    const call = () => request(server.baseUrl, 'POST', '/signature/verify', { headers: { 'X-API-Key': key }, body: badSignature });
+    for (let i = 0; i < LIMITS.perApiKey; i++) expect((await call()).status).toBe(400);
+    const refused = await Promise.all(Array.from({ length: 20 }, call));
+    for (const r of refused) expectRateLimitedRest(r);
+    const rows = await server.app.db.prisma.rateLimitCounter.findMany({ where: { key: `k:${view!.id}` } });
+    expect(rows.map((r) => r.hits)).toEqual([LIMITS.perApiKey + 1]);
+  });
+});
+
 describe.each(['REST', 'REST /api', 'GraphQL'])('per credential, across keys of several tenants, through %s', (name) => {
   test('verifying one credential from many keys stops at its budget; another credential still verifies', async () => {
     const p = await newParty(server, name);
