@@ -22,6 +22,8 @@ function bucketKey(prefix: string, id: string): string {
 }
 
 const PRUNE_EVERY_MS = 10 * 60_000;
+/** Bound on remembered refusals (one entry per exhausted bucket; cleared wholesale beyond it). */
+const MAX_BLOCKED = 100_000;
 
 /**
  * Rate limits of oracle-shaped operations (verification, decryption, face comparison, ...) and
@@ -34,6 +36,12 @@ const PRUNE_EVERY_MS = 10 * 60_000;
  */
 export class RateLimitService {
   private lastPrune = 0;
+  /**
+   * Buckets this instance has seen exhausted, with the end of their window. Further calls are
+   * refused from memory: a flood against one bucket costs the database one write per window per
+   * instance beyond the budget, instead of one contended upsert of one hot row per request.
+   */
+  private readonly blocked = new Map<string, number>();
 
   constructor(
     private readonly store: RateLimitStore,
@@ -59,10 +67,21 @@ export class RateLimitService {
   private async take(key: string, limit: number, what: string): Promise<void> {
     if (limit === 0) return;
     const { windowSeconds } = this.config;
+    const refuse = (retryAfterSeconds: number) => new RetryLaterError('RATE_LIMITED', `rate limit exceeded for ${what} (${limit} per ${windowSeconds} s)`, retryAfterSeconds);
+    // Windows run on the database clock; remembered refusals count real elapsed time (monotonic),
+    // not the injectable service clock, which tests move.
+    const now = performance.now();
+    const until = this.blocked.get(key);
+    if (until !== undefined) {
+      if (until > now) throw refuse((until - now) / 1000);
+      this.blocked.delete(key);
+    }
     const { hits, retryAfterSeconds } = await this.store.hit(key, windowSeconds);
     this.maybePrune();
     if (hits > limit) {
-      throw new RetryLaterError('RATE_LIMITED', `rate limit exceeded for ${what} (${limit} per ${windowSeconds} s)`, retryAfterSeconds);
+      if (this.blocked.size >= MAX_BLOCKED) this.blocked.clear();
+      this.blocked.set(key, now + retryAfterSeconds * 1000);
+      throw refuse(retryAfterSeconds);
     }
   }
 
