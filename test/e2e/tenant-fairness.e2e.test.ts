@@ -115,6 +115,44 @@ describe('per-tenant write fairness (PostgreSQL)', () => {
   });
 });
 
+describe('clients that leave while their write is queued (PostgreSQL)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ db: await createTestDatabase('postgres'), env: { fairness: FAIRNESS } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('every write slot comes back when clients abort queued requests', async () => {
+    const t = restFamilyB(server);
+    const tenant = await newTenant(server, t, restTransport(server, ''), 'leaver');
+    const aborts = Array.from({ length: 20 }, () => new AbortController());
+    const sent = aborts.map((c, n) =>
+      fetch(`${server.baseUrl}/credentials`, {
+        method: 'POST',
+        headers: { 'X-API-Key': tenant.key, 'content-type': 'application/json' },
+        body: JSON.stringify({ templateId: tenant.templateId, credentialSubject: { n } }),
+        signal: c.signal,
+      }).then(
+        async (r) => (await r.arrayBuffer(), r.status),
+        () => 'aborted' as const,
+      ),
+    );
+    // Wait until some are queued behind the tenant's two running slots, then everyone leaves.
+    for (let i = 0; i < 500 && server.app.services.writes.queued() === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(server.app.services.writes.queued()).toBeGreaterThan(0);
+    for (const c of aborts) c.abort();
+    await Promise.all(sent);
+    // The gate drains to zero (polled by count, with a generous bound).
+    for (let i = 0; i < 400 && server.app.services.writes.holding() + server.app.services.writes.queued() > 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(server.app.services.writes.holding()).toBe(0);
+    expect(server.app.services.writes.queued()).toBe(0);
+    // And the tenant can still write.
+    expect((await issueRaw(server, 'REST', tenant.key, tenant.templateId, 100)).status).toBe(201);
+  });
+});
+
 describe('lock timeouts (PostgreSQL)', () => {
   let server: TestServer;
   let holder: Client;
