@@ -52,6 +52,16 @@ export function rateLimits(services: Services) {
         next();
         return;
       }
+      // Listen first: a client that leaves during authentication or while queued has already
+      // fired 'close' by the time its slot is granted ('close' also follows 'finish').
+      let gone = false;
+      let release: (() => void) | undefined;
+      const done = (): void => {
+        gone = true;
+        release?.();
+      };
+      res.once('finish', done);
+      res.once('close', done);
       const actor = await actorOf(services, req, res);
       if (!actor) {
         next();
@@ -63,10 +73,12 @@ export function rateLimits(services: Services) {
         runAsTenant(actor.tenantId, next);
         return;
       }
-      const release = await services.writes.acquire(actor.tenantId);
-      // 'close' follows 'finish' and also fires when the client goes away mid-request.
-      res.once('finish', release);
-      res.once('close', release);
+      release = await services.writes.acquire(actor.tenantId);
+      if (gone || res.destroyed || req.socket.destroyed) {
+        // Nobody is waiting for the answer: give the slot back and do not run the write.
+        release();
+        return;
+      }
       runAsTenant(actor.tenantId, next);
     } catch (e) {
       next(e);
