@@ -146,6 +146,21 @@ describe.each(['REST', 'REST /api', 'GraphQL'])('per credential, across keys of 
   });
 });
 
+describe('per credential, on presentations (REST and GraphQL)', () => {
+  test('a presentation naming a credential spends the budget of that credential, whoever presents it', async () => {
+    const target = `urn:uuid:${randomBytes(16).toString('hex')}`;
+    const body = { vpToken: { verifiableCredential: [{ id: target }] }, sharedAttributes: {}, holderDID: 'did:example:x', holderPublicKey: '02' };
+    const attempt = async (i: number): Promise<number> => {
+      const key = await server.apiKey(`rl-vp-${i}-${randomBytes(3).toString('hex')}`, ['verifier']);
+      if (i % 2 === 0) return (await request(server.baseUrl, 'POST', '/verify-vp', { headers: { 'X-API-Key': key }, body })).status;
+      return (await gql(() => server.sdk(key).VerifyPresentation({ input: body as never }))).status;
+    };
+    for (let i = 0; i < LIMITS.perCredential; i++) expect(await attempt(i)).not.toBe(429);
+    expect(await attempt(LIMITS.perCredential)).toBe(429);
+    expect(await attempt(LIMITS.perCredential + 1)).toBe(429);
+  });
+});
+
 describe('per client address, on public routes', () => {
   test('GET /schema/{name} and /status/{listId} share the address budget; over it 429 with Retry-After', async () => {
     const hits: HttpResponse[] = [];
