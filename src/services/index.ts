@@ -78,8 +78,15 @@ export interface ServiceDeps {
   readonly rateLimitStore: RateLimitStore;
 }
 
-const isIdBearing = (c: unknown): c is { id: string } =>
-  c !== null && typeof c === 'object' && typeof (c as Record<string, unknown>)['id'] === 'string';
+const isRecord = (c: unknown): c is Record<string, unknown> => c !== null && typeof c === 'object' && !Array.isArray(c);
+const isIdBearing = (c: unknown): c is { id: string } => isRecord(c) && typeof c['id'] === 'string';
+
+/** Ids of the credentials a /verify-vp body presents (bounded: at most the first 100 members). */
+function presentedIds(body: unknown): string[] {
+  const vp = isRecord(body) ? body['vpToken'] : undefined;
+  const members = isRecord(vp) ? vp['verifiableCredential'] : undefined;
+  return Array.isArray(members) ? members.slice(0, 100).filter(isIdBearing).map((c) => c.id) : [];
+}
 
 /** Builds every use-case service once; both transports and the CLI share these instances. */
 export function createServices(d: ServiceDeps): Services {
@@ -90,9 +97,9 @@ export function createServices(d: ServiceDeps): Services {
   const templates = new TemplatesService(d.templateRepo, d.dids, d.clock);
   const familyBCredentials = new FamilyBCredentialsService(d.credentialRepo, templates, d.dids, d.custody, d.ledger, d.clock, d.config.publicUrl);
   const rateLimits = new RateLimitService(d.rateLimitStore, d.config.rateLimits, d.clock);
-  // Per-credential budgets sit where a credential id meets the service: the Family A verifier's
-  // lookup of the sealed record, and Family B verification (also reached by /verify-vp).
-  limitPerCredential(familyBCredentials, 'verify', (c) => (isIdBearing(c) ? [c.id] : []), rateLimits);
+  // Per-credential budgets sit where a credential id meets a verifier: the Family A verifier's
+  // lookup of the sealed record, Family B credential verification and presentation verification.
+  // Internal callers keep the unlimited instances.
   return {
     auth: new AuthService(d.tenants, d.apiKeys, d.clock, d.config.adminApiKey),
     keys: new KeysService(d.custody),
@@ -106,8 +113,8 @@ export function createServices(d: ServiceDeps): Services {
     zkp: new ZkpService(d.issued, d.schemas, d.dids, d.custody, credentials, d.clock),
     ledger: new LedgerService(d.ledger),
     templates,
-    familyBCredentials,
-    presentations: new PresentationsService(d.credentialRepo, familyBCredentials, d.dids, d.custody, d.clock),
+    familyBCredentials: limitPerCredential(familyBCredentials, 'verify', (c) => (isIdBearing(c) ? [c.id] : []), rateLimits),
+    presentations: limitPerCredential(new PresentationsService(d.credentialRepo, familyBCredentials, d.dids, d.custody, d.clock), 'verify', presentedIds, rateLimits),
     signatures: new SignaturesService(),
     biometrics: new BiometricsService(d.faces),
     zkpTokens: new ZkpTokensService(d.credentialRepo, d.templateRepo, familyBCredentials, d.dids, d.custody, d.clock),

@@ -111,20 +111,23 @@ export function limitCredentialLookups(repo: IssuedCredentialRepository, limits:
 }
 
 /**
- * Counts a credential-bearing service call against the budget of the credential(s) it names,
- * before the call runs. Overrides the method on this one instance, so the service's internal
- * callers (e.g. presentation verification verifying each member) are counted too.
+ * A view of `service` whose `method` first counts the call against the budget of each credential
+ * it names. Everything else is inherited (prototype delegation), and the service's own internal
+ * callers keep the unlimited instance, so e.g. a holder building a presentation from its
+ * credentials does not spend their verification budget.
  */
 export function limitPerCredential<T extends object, K extends keyof T>(
   service: T,
   method: K,
   idsOf: (...args: unknown[]) => readonly string[],
   limits: RateLimitService,
-): void {
+): T {
   const original = service[method] as unknown as (...args: unknown[]) => Promise<unknown>;
+  const view = Object.create(service) as T;
   const guarded = async (...args: unknown[]): Promise<unknown> => {
     for (const id of new Set(idsOf(...args))) await limits.forCredential(id);
     return original.apply(service, args);
   };
-  (service as Record<K, unknown>)[method] = guarded;
+  (view as Record<K, unknown>)[method] = guarded;
+  return view;
 }
