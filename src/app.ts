@@ -13,6 +13,7 @@ import { PrismaIssuerDidPointer } from './db/repositories/issuer-did-pointer.rep
 import { PrismaSchemaRepository } from './db/repositories/schema.repository';
 import { PrismaCredentialRepository } from './db/repositories/credential.repository';
 import { PrismaTemplateRepository } from './db/repositories/template.repository';
+import { PrismaRateLimitRepository } from './db/repositories/rate-limit.repository';
 import { EnvelopeSecretBox } from './kms/secret-box';
 import { type Clock, type FaceEngine, type KeyCustody, systemClock } from './domain/ports';
 import { createFaceEngine } from './biometrics';
@@ -34,6 +35,7 @@ import { ZkpTokensResolver } from './graphql/resolvers/family-b/zkp-tokens.resol
 import { LedgerResolver } from './graphql/resolvers/ledger.resolver';
 import { FacesResolver } from './graphql/resolvers/family-a/faces.resolver';
 import { createGraphqlEndpoint } from './graphql/server';
+import { rateLimitMiddleware } from './graphql/rate-limit.middleware';
 import { EnvelopeKeyCustody } from './kms/key-custody';
 import { resolveMasterKey } from './kms/master-key';
 import { databaseHasMasterKey, verifyMasterKey } from './kms/master-key-check';
@@ -66,7 +68,7 @@ export interface CredgateApp {
 /** Opens and migrates the database and returns services only (used by the CLI). */
 export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine }> {
   const { config, logger } = options;
-  const db = await openDatabase(config.database);
+  const db = await openDatabase(config.database, config.dbTimeouts);
   try {
     const applied = await migrate(db.sql, readMigrations());
     if (applied.length > 0) logger.info({ applied }, 'applied database migrations');
@@ -83,7 +85,12 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
     const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
     // Workers and models start on the first face request, not at boot.
     const faces = lazyFaceEngine(() =>
-      createFaceEngine({ threshold: config.faces.threshold, maxImageBytes: config.faces.maxImageBytes, ...(config.faces.workers ? { workers: config.faces.workers } : {}) }),
+      createFaceEngine({
+        threshold: config.faces.threshold,
+        maxImageBytes: config.faces.maxImageBytes,
+        ...(config.faces.workers ? { workers: config.faces.workers } : {}),
+        ...(config.fairness.faceTenantShare !== undefined ? { tenantShare: config.fairness.faceTenantShare } : {}),
+      }),
     );
     const services = createServices({
       config,
@@ -101,6 +108,7 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       templateRepo: new PrismaTemplateRepository(db.prisma, ledger),
       credentialRepo: new PrismaCredentialRepository(db.prisma, ledger),
       faces,
+      rateLimitStore: new PrismaRateLimitRepository(db.prisma),
     });
     return { db, services, custody, ledger, faces };
   } catch (e) {
@@ -137,7 +145,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     uploadIdleTimeoutMs: config.http.uploadIdleTimeoutMs,
   };
   const graphql = await createGraphqlEndpoint({
-    schema: buildGraphqlSchema(container),
+    schema: buildGraphqlSchema(container, [rateLimitMiddleware(services)]),
     auth: services.auth,
     logger,
     bodyLimitBytes: config.bodyLimitBytes,

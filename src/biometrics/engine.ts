@@ -4,6 +4,8 @@ import { DEFAULT_MAX_IMAGE_BYTES, DEFAULT_MAX_INPUT_PIXELS, DEFAULT_MAX_SIDE, de
 import { DEFAULT_MATCH_THRESHOLD, assertThreshold, matchDescriptors } from './match';
 import { resolveFaceModelPaths } from './model';
 import { FaceWorkerPool } from './pool';
+import { FairScheduler } from './fair-scheduler';
+import { currentTenant } from '../fairness/tenant-context';
 import { decodeTemplate, encodeTemplate } from './template-format';
 import type { FaceEngine, FaceEngineOptions, FaceMatch, FaceTemplateResult } from './types';
 
@@ -45,24 +47,28 @@ export function createFaceEngine(options: FaceEngineOptions = {}): FaceEngine {
   if (!(minConfidence > 0 && minConfidence < 1)) throw new RangeError('minConfidence must be in (0, 1)');
 
   const pool = new FaceWorkerPool(size, { ...resolveFaceModelPaths(), minConfidence });
-  /** Requests admitted and not finished (decoding, queued or computing). */
-  let admitted = 0;
+  const capacity = size + maxQueue;
+  // Admission and order across tenants (src/biometrics/fair-scheduler.ts). Up to two jobs per
+  // worker are handed on (one computing, one decoding), so the pool's own FIFO never holds more
+  // than one job per worker ahead of another tenant's.
+  const scheduler = new FairScheduler({
+    concurrency: Math.min(2 * size, capacity),
+    capacity,
+    ...(options.tenantShare !== undefined ? { perOwnerCap: positiveInteger('tenantShare', options.tenantShare, capacity) } : {}),
+    retryAfterSeconds: 2,
+  });
   let closed = false;
 
   async function createTemplate(image: Uint8Array): Promise<FaceTemplateResult> {
     if (closed) throw new AppError('SERVICE_UNAVAILABLE', 'face engine closed');
     if (!(image instanceof Uint8Array)) throw notAnImage();
     if (image.byteLength > decodeOptions.maxImageBytes) throw imageTooLarge(`more than ${decodeOptions.maxImageBytes} bytes`);
-    if (admitted >= size + maxQueue) throw new AppError('SERVICE_UNAVAILABLE', 'face engine busy, retry later');
-    admitted++;
-    try {
+    return scheduler.submit(currentTenant(), async (): Promise<FaceTemplateResult> => {
       const decoded = await decodeImage(image, decodeOptions);
       const { faceCount, descriptor } = await pool.run(decoded);
       if (!descriptor) return { templateCreationResult: false, template: '', faceCount, reason: NO_FACE_DETECTED };
       return { templateCreationResult: true, template: encodeTemplate(descriptor), faceCount };
-    } finally {
-      admitted--;
-    }
+    });
   }
 
   function compare(a: string, b: string): FaceMatch {
@@ -75,6 +81,7 @@ export function createFaceEngine(options: FaceEngineOptions = {}): FaceEngine {
     warmup: () => pool.warmup(),
     close: async () => {
       closed = true;
+      scheduler.drain(new AppError('SERVICE_UNAVAILABLE', 'face engine closed'));
       await pool.close();
     },
   };

@@ -50,6 +50,8 @@ export interface FaceEngineOptions {
   maxInputPixels?: number;
   /** Requests admitted beyond those being computed (decoding or waiting); default 8 per worker. */
   maxQueue?: number;
+  /** Optional hard cap on one tenant's admitted requests; by default a tenant alone may use all. */
+  tenantShare?: number;
   /** SSD MobileNet V1 detection confidence; default 0.5 (face-api's default). */
   minConfidence?: number;
 }

@@ -1,6 +1,9 @@
 import path from 'node:path';
 import { DEFAULT_JSONLD_BUDGET } from '../domain/contexts/jsonld-budget';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from '../graphql/limits/limits';
+import { type DbTimeouts, type FairnessConfig, type RateLimitConfig, parseDbTimeouts, parseFairness, parseRateLimits } from './limits';
+
+export type { DbTimeouts, FairnessConfig, RateLimitConfig } from './limits';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -67,6 +70,12 @@ export interface Config {
     /** Most JSON values (of any kind) a document may contain. */
     readonly maxValues: number;
   };
+  /** Shared (PostgreSQL) rate limits on oracle-shaped and public routes. */
+  readonly rateLimits: RateLimitConfig;
+  /** Per-tenant fair admission of writes and face jobs. */
+  readonly fairness: FairnessConfig;
+  /** Pool size, lock and statement timeouts of PostgreSQL connections. */
+  readonly dbTimeouts: DbTimeouts;
 }
 
 /** Raised for a bad environment; main prints its one-line message and exits non-zero. */
@@ -205,6 +214,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
   } catch {
     throw new ConfigError('CREDGATE_PUBLIC_URL is not a valid URL');
   }
+  const dbTimeouts = parseDbTimeouts(env, (m) => new ConfigError(m));
   return Object.freeze({
     port,
     host,
@@ -233,5 +243,8 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
       uploadBudgetBytes: intSetting(env, 'CREDGATE_UPLOAD_BUDGET_BYTES', DEFAULT_HTTP_LIMITS.uploadBudgetBytes, 1024 * 1024, 2 ** 40),
       uploadIdleTimeoutMs: intSetting(env, 'CREDGATE_UPLOAD_IDLE_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.uploadIdleTimeoutMs, 100, 600_000),
     }),
+    rateLimits: parseRateLimits(env, (m) => new ConfigError(m)),
+    dbTimeouts,
+    fairness: parseFairness(env, dbTimeouts, (m) => new ConfigError(m)),
   });
 }

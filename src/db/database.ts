@@ -4,7 +4,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool } from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import type { DatabaseConfig } from '../config';
+import { type DatabaseConfig, type DbTimeouts } from '../config';
+import { DB_TIMEOUT_DEFAULTS } from '../config/limits';
+import { sessionSettings } from './session-settings';
 import { PrismaClient } from '../generated/prisma/client';
 import { lockDataFolder } from './folder-lock';
 import { PgExecutor } from './pg-executor';
@@ -28,8 +30,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-async function openPostgres(url: string): Promise<Database> {
-  const pool = new Pool({ connectionString: url, max: 10 });
+async function openPostgres(url: string, timeouts: DbTimeouts): Promise<Database> {
+  const pool = new Pool({ connectionString: url, ...sessionSettings(timeouts) });
   // An idle client error (server restart) must not crash the process; queries will report it.
   pool.on('error', () => undefined);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
@@ -72,6 +74,6 @@ async function openPglite(dataDir: string): Promise<Database> {
   };
 }
 
-export function openDatabase(config: DatabaseConfig): Promise<Database> {
-  return config.kind === 'postgres' ? openPostgres(config.url) : openPglite(config.dataDir);
+export function openDatabase(config: DatabaseConfig, timeouts: DbTimeouts = DB_TIMEOUT_DEFAULTS): Promise<Database> {
+  return config.kind === 'postgres' ? openPostgres(config.url, timeouts) : openPglite(config.dataDir);
 }

@@ -27,6 +27,7 @@ export const ERROR_STATUS = {
   /** A canonicalisation that ran past its deadline; the worker running it was terminated. */
   CANONICALIZATION_BUDGET: 422,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
   UNSUPPORTED_DID_METHOD: 501,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
-import { type ContainerType, buildSchemaSync } from 'type-graphql';
+import { type ContainerType, type MiddlewareFn, buildSchemaSync } from 'type-graphql';
 import { authChecker } from './auth-checker';
+import type { GraphQLContext } from './context';
 import { DidsResolver } from './resolvers/dids.resolver';
 import { KeysResolver } from './resolvers/keys.resolver';
 import { LedgerResolver } from './resolvers/ledger.resolver';
@@ -25,8 +26,9 @@ const noContainer: ContainerType = {
   },
 };
 
-export function buildGraphqlSchema(container: ContainerType = noContainer): GraphQLSchema {
-  return buildSchemaSync({ resolvers: RESOLVERS, authChecker, container, validate: false });
+/** `middlewares` run around every field resolver (traffic control); they do not change the schema. */
+export function buildGraphqlSchema(container: ContainerType = noContainer, middlewares: MiddlewareFn<GraphQLContext>[] = []): GraphQLSchema {
+  return buildSchemaSync({ resolvers: RESOLVERS, authChecker, container, validate: false, globalMiddlewares: middlewares });
 }
 
 /** The committed schema.graphql text: sorted so the file only changes when the API does. */

@@ -1,6 +1,7 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { isAppError } from '../errors';
+import { isAppError, isRetryLater } from '../errors';
+import { databaseBusyError } from '../db/busy-errors';
 import type { Logger } from '../logging/logger';
 
 /** Codes Apollo itself assigns to client mistakes; they pass through unchanged. */
@@ -20,7 +21,8 @@ const CLIENT_CODES = new Set([
  */
 export function createFormatError(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const unwrapped = unwrapResolverError(error);
+    const raw = unwrapResolverError(error);
+    const unwrapped = isAppError(raw) ? raw : (databaseBusyError(raw) ?? raw);
     // Errors thrown by plugins (e.g. the GraphQL limits) carry their AppError as originalError.
     const original = !isAppError(unwrapped) && error instanceof GraphQLError && isAppError(error.originalError) ? error.originalError : unwrapped;
     const base = { message: formatted.message, locations: formatted.locations, path: formatted.path };
@@ -28,7 +30,12 @@ export function createFormatError(logger: Logger) {
       return {
         ...base,
         message: original.message,
-        extensions: { code: original.code, status: original.status, ...(original.details ? { details: original.details } : {}) },
+        extensions: {
+          code: original.code,
+          status: original.status,
+          ...(original.details ? { details: original.details } : {}),
+          ...(isRetryLater(original) ? { retryAfter: original.retryAfterSeconds } : {}),
+        },
       };
     }
     // graphql-js's own request errors (e.g. "Schema is not configured to execute subscription

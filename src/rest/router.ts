@@ -18,6 +18,7 @@ import { authenticateFirst } from './middleware/authenticate-first';
 import { jsonBody } from './middleware/body';
 import { sendAppError } from './middleware/error-handler';
 import { type ByteBudget, uploadGuard } from './middleware/upload-guard';
+import { rateLimits } from './middleware/rate-limit';
 
 /** Path prefixes of Family A; their errors use the Family A envelope. */
 export const FAMILY_A_PREFIXES = ['/api', '/issuer', '/user', '/verifier'];
@@ -46,6 +47,7 @@ export function restRouter(services: Services, options: RestOptions): Router {
   r.use(authenticateFirst(services.auth));
   r.use(uploadGuard({ budget: options.uploadBudget, maxRequestBytes: options.maxUploadBytes, idleTimeoutMs: options.uploadIdleTimeoutMs, respond: sendAppError }));
   r.use(jsonBody(options.bodyLimitBytes, options.jsonMaxDepth));
+  r.use(rateLimits(services));
 
   const familyA = Router();
   familyA.use(userRoutes(services.auth, services.users, services.credentials, services.holderProofs));

@@ -33,6 +33,8 @@ import { SchemasService } from './family-a/schemas.service';
 import { HolderProofService } from './family-a/holder-proof.service';
 import { VerificationService } from './family-a/verification.service';
 import { ZkpService } from './family-a/zkp.service';
+import { type RateLimitStore, RateLimitService, limitCredentialLookups, limitPerCredential } from './rate-limit.service';
+import { FairGate } from '../fairness/fair-gate';
 
 export interface Services {
   readonly auth: AuthService;
@@ -53,6 +55,10 @@ export interface Services {
   readonly signatures: SignaturesService;
   readonly zkpTokens: ZkpTokensService;
   readonly biometrics: BiometricsService;
+  /** Shared rate limits; the transports call it before oracle-shaped operations and public routes. */
+  readonly rateLimits: RateLimitService;
+  /** Per-tenant fair admission of write operations (the transports hold a slot per write). */
+  readonly writes: FairGate;
 }
 
 export interface ServiceDeps {
@@ -71,6 +77,17 @@ export interface ServiceDeps {
   readonly templateRepo: PrismaTemplateRepository;
   readonly credentialRepo: PrismaCredentialRepository;
   readonly faces: FaceEngine;
+  readonly rateLimitStore: RateLimitStore;
+}
+
+const isRecord = (c: unknown): c is Record<string, unknown> => c !== null && typeof c === 'object' && !Array.isArray(c);
+const isIdBearing = (c: unknown): c is { id: string } => isRecord(c) && typeof c['id'] === 'string';
+
+/** Ids of the credentials a /verify-vp body presents (bounded: at most the first 100 members). */
+function presentedIds(body: unknown): string[] {
+  const vp = isRecord(body) ? body['vpToken'] : undefined;
+  const members = isRecord(vp) ? vp['verifiableCredential'] : undefined;
+  return Array.isArray(members) ? members.slice(0, 100).filter(isIdBearing).map((c) => c.id) : [];
 }
 
 /** Builds every use-case service once; both transports and the CLI share these instances. */
@@ -81,6 +98,10 @@ export function createServices(d: ServiceDeps): Services {
   const credentials = new CredentialsService(d.faces, issuerDids, schemas, d.issued, d.dids, d.box, d.clock);
   const templates = new TemplatesService(d.templateRepo, d.dids, d.clock);
   const familyBCredentials = new FamilyBCredentialsService(d.credentialRepo, templates, d.dids, d.custody, d.ledger, d.clock, d.config.publicUrl);
+  const rateLimits = new RateLimitService(d.rateLimitStore, d.config.rateLimits, d.clock);
+  // Per-credential budgets sit where a credential id meets a verifier: the Family A verifier's
+  // lookup of the sealed record, Family B credential verification and presentation verification.
+  // Internal callers keep the unlimited instances.
   return {
     auth: new AuthService(d.tenants, d.apiKeys, d.clock, d.config.adminApiKey, d.dids),
     keys: new KeysService(d.custody),
@@ -91,14 +112,22 @@ export function createServices(d: ServiceDeps): Services {
     schemas,
     credentials,
     holderProofs: new HolderProofService(),
-    verification: new VerificationService(d.faces, issuerDids, d.issued, d.schemas, credentials, d.clock),
+    verification: new VerificationService(d.faces, issuerDids, limitCredentialLookups(d.issued, rateLimits), d.schemas, credentials, d.clock),
     zkp: new ZkpService(d.issued, d.schemas, d.dids, d.custody, credentials, d.clock),
     ledger: new LedgerService(d.ledger),
     templates,
-    familyBCredentials,
-    presentations: new PresentationsService(d.credentialRepo, familyBCredentials, d.dids, d.custody, d.clock),
+    familyBCredentials: limitPerCredential(familyBCredentials, 'verify', (c) => (isIdBearing(c) ? [c.id] : []), rateLimits),
+    presentations: limitPerCredential(new PresentationsService(d.credentialRepo, familyBCredentials, d.dids, d.custody, d.clock), 'verify', presentedIds, rateLimits),
     signatures: new SignaturesService(),
     biometrics: new BiometricsService(d.faces),
     zkpTokens: new ZkpTokensService(d.credentialRepo, d.templateRepo, d.dids, d.custody, d.clock),
+    rateLimits,
+    writes: new FairGate({
+      limit: d.config.fairness.writeConcurrency,
+      perOwnerLimit: d.config.fairness.tenantWriteConcurrency,
+      maxQueuedPerOwner: d.config.fairness.tenantWriteQueue,
+      retryAfterSeconds: 1,
+      busyMessage: 'too many write requests of this tenant in progress, retry later',
+    }),
   };
 }

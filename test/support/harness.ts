@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { type CredgateApp, createApp } from '../../src/app';
 import { type Config, DEFAULT_HTTP_LIMITS } from '../../src/config';
 import { DEFAULT_JSONLD_BUDGET } from '../../src/domain/contexts';
+import { DB_TIMEOUT_DEFAULTS, FAIRNESS_DEFAULTS } from '../../src/config/limits';
 import type { Clock } from '../../src/domain/ports';
 import { DEFAULT_GRAPHQL_LIMITS } from '../../src/graphql/limits/limits';
 import { createLogger } from '../../src/logging/logger';
@@ -66,6 +67,11 @@ export function testConfig(db: TestDatabase, overrides: Partial<Config> = {}, ma
     faces: { threshold: 0.6, maxImageBytes: 8 * 1024 * 1024, workers: 1 },
     // A generous deadline: the test machine is shared, and the budget tests set their own.
     canon: { workers: 1, deadlineMs: 10_000, queueLimit: 256, maxObjects: DEFAULT_JSONLD_BUDGET.maxObjects, maxValues: DEFAULT_JSONLD_BUDGET.maxValues },
+    // Suites that are not about rate limits verify one credential many times: generous budgets
+    // (still counted in the database) keep them independent; the limits suites set their own.
+    rateLimits: { windowSeconds: 60, perApiKey: 1_000_000, perCredential: 1_000_000, perIp: 1_000_000 },
+    fairness: FAIRNESS_DEFAULTS,
+    dbTimeouts: DB_TIMEOUT_DEFAULTS,
     ...overrides,
   });
 }

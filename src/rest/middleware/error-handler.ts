@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, isAppError } from '../../errors';
+import { AppError, isAppError, isRetryLater } from '../../errors';
+import { databaseBusyError } from '../../db/busy-errors';
 import { familyAError, familyBError } from '../envelopes';
 import type { RestLocals } from '../context';
 import { bodyParserError } from './body';
@@ -12,7 +13,7 @@ export function errorHandler() {
     let e: AppError;
     if (isAppError(err)) e = err;
     else {
-      const parsed = bodyParserError(err);
+      const parsed = bodyParserError(err) ?? databaseBusyError(err);
       if (parsed) e = parsed;
       else {
         l.log?.error({ err }, 'unhandled error');
@@ -27,6 +28,7 @@ export function errorHandler() {
 /** Writes an AppError in the envelope of the route's family (also used outside the error chain). */
 export function sendAppError(res: Response, e: AppError): void {
   const l = res.locals as RestLocals;
+  if (isRetryLater(e)) res.setHeader('Retry-After', String(e.retryAfterSeconds));
   if (e.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'ApiKey header="X-API-Key"');
   res.status(e.status).json(l.family === 'A' ? familyAError(e) : familyBError(e));
 }

@@ -1,0 +1,81 @@
+/**
+ * Rate limits, per-tenant fairness and database timeouts: parsed from the environment here so
+ * config.ts stays a list of fields. Every default is documented in docs/security/limits.md.
+ */
+
+/** Fixed-window counters held in PostgreSQL (shared by every instance on one database). */
+export interface RateLimitConfig {
+  /** Window length in seconds. */
+  readonly windowSeconds: number;
+  /** Oracle-shaped calls (verification, decrypt, face compare, ...) per API key per window; 0 disables. */
+  readonly perApiKey: number;
+  /** Verification lookups of one credential id per window, across every key and tenant; 0 disables. */
+  readonly perCredential: number;
+  /** Requests to public (keyless) routes per client IP per window; 0 disables. */
+  readonly perIp: number;
+}
+
+/** In-process fair admission of writes and face jobs (per instance). */
+export interface FairnessConfig {
+  /** Write requests running at once across all tenants (keep below the pool size, so reads find a connection). */
+  readonly writeConcurrency: number;
+  /** Write requests one tenant may run at once. */
+  readonly tenantWriteConcurrency: number;
+  /** Write requests one tenant may have waiting; beyond it: 503 with Retry-After. */
+  readonly tenantWriteQueue: number;
+  /** Face jobs (decoding, queued or computing) one tenant may hold; undefined: half the engine's admission capacity. */
+  readonly faceTenantShare: number | undefined;
+}
+
+/** Session defaults of every PostgreSQL connection (also bound each transaction's statements). */
+export interface DbTimeouts {
+  readonly poolSize: number;
+  readonly lockTimeoutMs: number;
+  readonly statementTimeoutMs: number;
+}
+
+export const RATE_LIMIT_DEFAULTS: RateLimitConfig = { windowSeconds: 60, perApiKey: 300, perCredential: 30, perIp: 600 };
+export const FAIRNESS_DEFAULTS: FairnessConfig = { writeConcurrency: 8, tenantWriteConcurrency: 3, tenantWriteQueue: 256, faceTenantShare: undefined };
+export const DB_TIMEOUT_DEFAULTS: DbTimeouts = { poolSize: 10, lockTimeoutMs: 5000, statementTimeoutMs: 30000 };
+
+type Fail = (message: string) => Error;
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, fail: Fail): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw fail(`${name} must be an integer from ${min} to ${max}`);
+  return Number(raw);
+}
+
+export function parseRateLimits(env: NodeJS.ProcessEnv, fail: Fail): RateLimitConfig {
+  const d = RATE_LIMIT_DEFAULTS;
+  return Object.freeze({
+    windowSeconds: int(env, 'CREDGATE_RATE_LIMIT_WINDOW_SECONDS', d.windowSeconds, 1, 86_400, fail),
+    perApiKey: int(env, 'CREDGATE_RATE_LIMIT_PER_API_KEY', d.perApiKey, 0, 1_000_000, fail),
+    perCredential: int(env, 'CREDGATE_RATE_LIMIT_PER_CREDENTIAL', d.perCredential, 0, 1_000_000, fail),
+    perIp: int(env, 'CREDGATE_RATE_LIMIT_PER_IP', d.perIp, 0, 1_000_000, fail),
+  });
+}
+
+export function parseDbTimeouts(env: NodeJS.ProcessEnv, fail: Fail): DbTimeouts {
+  const d = DB_TIMEOUT_DEFAULTS;
+  return Object.freeze({
+    poolSize: int(env, 'CREDGATE_DB_POOL_SIZE', d.poolSize, 2, 1000, fail),
+    lockTimeoutMs: int(env, 'CREDGATE_DB_LOCK_TIMEOUT_MS', d.lockTimeoutMs, 1, 600_000, fail),
+    statementTimeoutMs: int(env, 'CREDGATE_DB_STATEMENT_TIMEOUT_MS', d.statementTimeoutMs, 1, 3_600_000, fail),
+  });
+}
+
+export function parseFairness(env: NodeJS.ProcessEnv, db: DbTimeouts, fail: Fail): FairnessConfig {
+  // Two connections stay free of writes by default, so a read never waits behind a write burst.
+  const writeConcurrency = int(env, 'CREDGATE_WRITE_CONCURRENCY', Math.max(1, db.poolSize - 2), 1, 1000, fail);
+  const tenantWriteConcurrency = int(env, 'CREDGATE_TENANT_WRITE_CONCURRENCY', Math.min(FAIRNESS_DEFAULTS.tenantWriteConcurrency, writeConcurrency), 1, 1000, fail);
+  if (tenantWriteConcurrency > writeConcurrency) throw fail('CREDGATE_TENANT_WRITE_CONCURRENCY must not exceed CREDGATE_WRITE_CONCURRENCY');
+  const share = env['CREDGATE_FACE_TENANT_SHARE']?.trim();
+  return Object.freeze({
+    writeConcurrency,
+    tenantWriteConcurrency,
+    tenantWriteQueue: int(env, 'CREDGATE_TENANT_WRITE_QUEUE', FAIRNESS_DEFAULTS.tenantWriteQueue, 0, 100_000, fail),
+    faceTenantShare: share === undefined || share === '' ? undefined : int(env, 'CREDGATE_FACE_TENANT_SHARE', 1, 1, 10_000, fail),
+  });
+}

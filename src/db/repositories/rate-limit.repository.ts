@@ -1,0 +1,29 @@
+import type { RateLimitStore, WindowHit } from '../../services/rate-limit.service';
+import type { PrismaClient } from '../database';
+
+/**
+ * Fixed-window counters in PostgreSQL. One statement counts a hit atomically and returns the
+ * new count, so every instance on the database sees the same number; the window boundaries come
+ * from the database clock (clock_timestamp()), never from an instance's own clock, so instances
+ * with skewed clocks still agree on which window a hit belongs to.
+ */
+export class PrismaRateLimitRepository implements RateLimitStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async hit(key: string, windowSeconds: number): Promise<WindowHit> {
+    const rows = await this.prisma.$queryRaw<{ hits: number; retry_after: number }[]>`
+      INSERT INTO rate_limit_counters AS c (key, window_start, hits)
+      VALUES (${key}, to_timestamp(floor(extract(epoch FROM clock_timestamp()) / ${windowSeconds}::int) * ${windowSeconds}::int), 1)
+      ON CONFLICT (key) DO UPDATE SET
+        hits = CASE WHEN c.window_start >= EXCLUDED.window_start THEN c.hits + 1 ELSE 1 END,
+        window_start = GREATEST(c.window_start, EXCLUDED.window_start)
+      RETURNING hits, ceil(extract(epoch FROM (window_start + make_interval(secs => ${windowSeconds}::int)) - clock_timestamp()))::int AS retry_after`;
+    const row = rows[0]!;
+    return { hits: Number(row.hits), retryAfterSeconds: Number(row.retry_after) };
+  }
+
+  /** Drops counters of windows long gone (they would be reset on their next hit anyway). */
+  async prune(olderThanSeconds: number): Promise<number> {
+    return this.prisma.$executeRaw`DELETE FROM rate_limit_counters WHERE window_start < clock_timestamp() - make_interval(secs => ${olderThanSeconds}::int)`;
+  }
+}

@@ -1,0 +1,87 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Actor } from '../../domain/tenancy/actor';
+import { runAsTenant } from '../../fairness/tenant-context';
+import type { Services } from '../../services';
+import type { RestLocals } from '../context';
+
+/**
+ * Oracle-shaped operations: each answer tells the caller something about a secret or a sealed
+ * record, so each call counts against the caller's API-key budget. Family A paths are served bare
+ * and under /api. Express routes case-insensitively and ignores one trailing slash; so do these.
+ */
+const ORACLE_PATHS = [
+  /^(\/api)?\/verifier\/verify\/?$/i,
+  /^(\/api)?\/user\/decrypt\/?$/i,
+  /^(\/api)?\/user\/image\/compare\/?$/i,
+  /^\/credentials\/verify\/?$/i,
+  /^\/verify-vp\/?$/i,
+  /^\/verifyZkpToken\/?$/i,
+  /^\/signature\/verify\/?$/i,
+];
+
+/** Keyless published documents: limited per client address. */
+const PUBLIC_PATHS = [/^\/status\/[^/]+\/?$/i, /^\/schema\/[^/]+\/?$/i, /^\/t\/[^/]+\/schema\/[^/]+\/?$/i];
+
+/** Face uploads wait in the face engine's own fair queue; they must not also hold a write slot. */
+const NOT_WRITES = [/^(\/api)?\/user\/(image\/)?createTemplate\/?$/i];
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+async function actorOf(services: Services, req: Request, res: Response): Promise<Actor | undefined> {
+  const l = res.locals as RestLocals;
+  if (l.actor) return l.actor;
+  try {
+    return await services.auth.authenticate(req.get('x-api-key'));
+  } catch {
+    // The route's own `authorize` answers 401/403 (and an unknown path 404), exactly as before.
+    return undefined;
+  }
+}
+
+/**
+ * Traffic control for REST, before any route: per-IP limits on public routes, per-API-key limits
+ * on oracle-shaped operations, and one per-tenant fair write slot for every other write.
+ * Per-credential limits live in the services (they need the parsed credential).
+ */
+export function rateLimits(services: Services) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    try {
+      const path = req.path;
+      if (READ_METHODS.has(req.method)) {
+        if (PUBLIC_PATHS.some((p) => p.test(path))) await services.rateLimits.forClient(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+        next();
+        return;
+      }
+      // Listen first: a client that leaves during authentication or while queued has already
+      // fired 'close' by the time its slot is granted ('close' also follows 'finish').
+      let gone = false;
+      let release: (() => void) | undefined;
+      const done = (): void => {
+        gone = true;
+        release?.();
+      };
+      res.once('finish', done);
+      res.once('close', done);
+      const actor = await actorOf(services, req, res);
+      if (!actor) {
+        next();
+        return;
+      }
+      const oracle = ORACLE_PATHS.some((p) => p.test(path));
+      if (oracle) await services.rateLimits.forApiKey(actor);
+      if (oracle || NOT_WRITES.some((p) => p.test(path))) {
+        runAsTenant(actor.tenantId, next);
+        return;
+      }
+      release = await services.writes.acquire(actor.tenantId);
+      if (gone || res.destroyed || req.socket.destroyed) {
+        // Nobody is waiting for the answer: give the slot back and do not run the write.
+        release();
+        return;
+      }
+      runAsTenant(actor.tenantId, next);
+    } catch (e) {
+      next(e);
+    }
+  };
+}

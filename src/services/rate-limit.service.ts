@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import type { RateLimitConfig } from '../config';
+import type { Clock, IssuedCredentialRecord, IssuedCredentialRepository } from '../domain/ports';
+import type { Actor } from '../domain/tenancy/actor';
+import { RetryLaterError } from '../errors';
+
+/** The count of one bucket after a hit, and when its window ends. */
+export interface WindowHit {
+  readonly hits: number;
+  readonly retryAfterSeconds: number;
+}
+
+/** Shared counters (PostgreSQL, src/db/repositories/rate-limit.repository.ts). */
+export interface RateLimitStore {
+  hit(key: string, windowSeconds: number): Promise<WindowHit>;
+  prune(olderThanSeconds: number): Promise<number>;
+}
+
+/** Bucket keys stay short whatever the caller sends as a credential id. */
+function bucketKey(prefix: string, id: string): string {
+  return id.length <= 128 ? `${prefix}:${id}` : `${prefix}#${createHash('sha256').update(id, 'utf8').digest('hex')}`;
+}
+
+const PRUNE_EVERY_MS = 10 * 60_000;
+/** Bound on remembered refusals (one entry per exhausted bucket; cleared wholesale beyond it). */
+const MAX_BLOCKED = 100_000;
+
+/**
+ * Rate limits of oracle-shaped operations (verification, decryption, face comparison, ...) and
+ * of the public keyless routes. Each limit is a fixed window counted in the shared store, so
+ * several instances on one database enforce one budget. Three budgets, each checked on its own:
+ *  - per API key: every oracle-shaped call of a key, whatever the operation;
+ *  - per credential: every verification lookup of one credential id, across all keys and tenants
+ *    (the guessing attacks aim at one credential from as many keys as they can get);
+ *  - per client IP: the public routes (`/status/{listId}`, `/schema/{name}`).
+ */
+export class RateLimitService {
+  private lastPrune = 0;
+  /**
+   * Buckets this instance has seen exhausted, with the end of their window. Further calls are
+   * refused from memory: a flood against one bucket costs the database one write per window per
+   * instance beyond the budget, instead of one contended upsert of one hot row per request.
+   */
+  private readonly blocked = new Map<string, number>();
+
+  constructor(
+    private readonly store: RateLimitStore,
+    private readonly config: RateLimitConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  /** One oracle-shaped call by this API key. */
+  forApiKey(actor: Actor): Promise<void> {
+    return this.take(bucketKey('k', actor.apiKeyId), this.config.perApiKey, 'this API key');
+  }
+
+  /** One verification lookup of this credential id. */
+  forCredential(credentialId: string): Promise<void> {
+    return this.take(bucketKey('c', credentialId), this.config.perCredential, 'this credential');
+  }
+
+  /** One request to a public route from this client address. */
+  forClient(ip: string): Promise<void> {
+    return this.take(bucketKey('ip', ip), this.config.perIp, 'this client address');
+  }
+
+  private async take(key: string, limit: number, what: string): Promise<void> {
+    if (limit === 0) return;
+    const { windowSeconds } = this.config;
+    const refuse = (retryAfterSeconds: number) => new RetryLaterError('RATE_LIMITED', `rate limit exceeded for ${what} (${limit} per ${windowSeconds} s)`, retryAfterSeconds);
+    // Windows run on the database clock; remembered refusals count real elapsed time (monotonic),
+    // not the injectable service clock, which tests move.
+    const now = performance.now();
+    const until = this.blocked.get(key);
+    if (until !== undefined) {
+      if (until > now) throw refuse((until - now) / 1000);
+      this.blocked.delete(key);
+    }
+    const { hits, retryAfterSeconds } = await this.store.hit(key, windowSeconds);
+    this.maybePrune();
+    if (hits > limit) {
+      if (this.blocked.size >= MAX_BLOCKED) this.blocked.clear();
+      this.blocked.set(key, now + retryAfterSeconds * 1000);
+      throw refuse(retryAfterSeconds);
+    }
+  }
+
+  /** Counters of past windows are dead weight; drop them now and then, off the request path. */
+  private maybePrune(): void {
+    const now = this.clock.now().getTime();
+    if (now - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = now;
+    this.store.prune(Math.max(3600, 2 * this.config.windowSeconds)).catch(() => undefined);
+  }
+}
+
+/**
+ * The Family A verifier finds the sealed record by the id the caller names: that lookup is where
+ * the oracle starts, whichever way the credential arrived (JSON, cryptograph, multipart with a
+ * selfie, GraphQL). Every lookup through the returned repository counts against the credential's
+ * budget. Other methods are inherited unchanged (prototype delegation keeps this robust to new
+ * repository methods).
+ */
+export function limitCredentialLookups(repo: IssuedCredentialRepository, limits: RateLimitService): IssuedCredentialRepository {
+  const limited = Object.create(repo) as IssuedCredentialRepository;
+  limited.findById = async (id: string): Promise<IssuedCredentialRecord | null> => {
+    await limits.forCredential(id);
+    return repo.findById(id);
+  };
+  return limited;
+}
+
+/**
+ * A view of `service` whose `method` first counts the call against the budget of each credential
+ * it names. Everything else is inherited (prototype delegation), and the service's own internal
+ * callers keep the unlimited instance, so e.g. a holder building a presentation from its
+ * credentials does not spend their verification budget.
+ */
+export function limitPerCredential<T extends object, K extends keyof T>(
+  service: T,
+  method: K,
+  idsOf: (...args: unknown[]) => readonly string[],
+  limits: RateLimitService,
+): T {
+  const original = service[method] as unknown as (...args: unknown[]) => Promise<unknown>;
+  const view = Object.create(service) as T;
+  const guarded = async (...args: unknown[]): Promise<unknown> => {
+    for (const id of new Set(idsOf(...args))) await limits.forCredential(id);
+    return original.apply(service, args);
+  };
+  (view as Record<K, unknown>)[method] = guarded;
+  return view;
+}
