@@ -11,7 +11,7 @@ import { gqlOutcome } from '../support/transports';
  * excess is refused (503 + Retry-After) while a second tenant is still admitted and served.
  * One inference worker (the harness default), so the queue really is full.
  */
-const photo = (name: string): Buffer => readFileSync(sharedPath('fixtures', 'faces', name));
+const photo = (name: string): Buffer => readFileSync(sharedPath('faces', name));
 
 let server: TestServer;
 beforeAll(async () => {

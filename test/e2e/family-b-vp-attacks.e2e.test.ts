@@ -4,6 +4,7 @@ import { signPresentation } from '../../src/domain/presentations';
 import { unwrap } from '../support/family-a-fixtures';
 import { type FbParty, FB_VALUES, MovableClock, fbParty } from '../support/family-b-fixtures';
 import { type TestServer, startTestServer } from '../support/harness';
+import { FamilyBCredentialsService } from '../../src/services/family-b/credentials.service';
 
 /*
  * Attacks on POST /verify-vp and POST /create-vp (issue 8, "Presentations", "Context pinning",
@@ -151,7 +152,8 @@ describe.each(['REST', 'GraphQL'])('Family B presentation attacks through %s', (
     const shared = { [c1['id']]: ['name'] };
     const shown = discloseOnly(c1, ['name']);
     // Count the per-credential checks (issuer lookup, signature, status) the service runs.
-    const fb = server.app.services.familyBCredentials as unknown as { presentedProblem: (...a: unknown[]) => Promise<unknown> };
+    // Patched on the class: the services object may hand out a rate-limited view of the instance.
+    const fb = FamilyBCredentialsService.prototype as unknown as { presentedProblem: (...a: unknown[]) => Promise<unknown> };
     const original = fb.presentedProblem;
     let checked = 0;
     fb.presentedProblem = function (this: unknown, ...a: unknown[]) {
