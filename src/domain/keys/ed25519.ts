@@ -1,6 +1,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { AppError } from '../../errors';
 import { base64ToBytes } from '../encoding/base64';
+import { nativeEd25519Sign, nativeEd25519Verify } from './native';
 
 /** Source of cryptographically secure random bytes; injectable so tests can be deterministic. */
 export type RandomBytes = (n: number) => Uint8Array;
@@ -109,21 +110,22 @@ export function parseEd25519PrivateKey(base64: string, field = 'privateKey'): Ui
   throw badPrivate(field, `${field} must be a 32-byte seed or 64-byte seed||publicKey`);
 }
 
-/** Signs `message` with RFC 8032 Ed25519 (pure, no context); deterministic. */
+/** Signs `message` with RFC 8032 Ed25519 (pure, no context); deterministic. node:crypto does the work. */
 export function ed25519Sign(message: Uint8Array, seed: Uint8Array): Uint8Array {
   assertSeed(seed, 'privateKey');
-  return ed25519.sign(message, seed);
+  return nativeEd25519Sign(message, seed);
 }
 
 /**
  * Verifies an Ed25519 signature (RFC 8032 strict, not ZIP-215). Returns false, never throws, for
- * malformed signatures, keys or lengths: callers treat any failure as "not verified".
+ * malformed signatures, keys or lengths: callers treat any failure as "not verified". node:crypto
+ * does the arithmetic; see {@link nativeEd25519Verify} for why it accepts nothing noble rejected.
  */
 export function ed25519Verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   try {
     if (signature.length !== ED25519_SIGNATURE_LENGTH) return false;
     if (publicKey.length !== ED25519_PUBLIC_KEY_LENGTH) return false;
-    return ed25519.verify(signature, message, publicKey, { zip215: false });
+    return nativeEd25519Verify(signature, message, publicKey);
   } catch {
     return false;
   }

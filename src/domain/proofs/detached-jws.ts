@@ -1,6 +1,6 @@
-import { ed25519 } from '@noble/curves/ed25519.js';
 import { base64urlnopad } from '@scure/base';
 import { AppError } from '../../errors';
+import { nativeEd25519Sign, nativeEd25519Verify } from '../keys/native';
 
 /**
  * RFC 7797 detached JWS with an unencoded payload, EdDSA (Ed25519) only — the `jws` form of the
@@ -46,7 +46,7 @@ export function signDetachedEdDsaJws(payload: Uint8Array, seed: Uint8Array): str
   if (!isBytes(seed) || seed.length !== ED25519_SEED_BYTES) {
     throw new AppError('INVALID_PRIVATE_KEY', 'Ed25519 private key must be a 32-byte seed');
   }
-  const signature = ed25519.sign(detachedSigningInput(ENCODED_HEADER, payload), seed);
+  const signature = nativeEd25519Sign(detachedSigningInput(ENCODED_HEADER, payload), seed);
   return `${ENCODED_HEADER}..${base64urlnopad.encode(signature)}`;
 }
 
@@ -124,7 +124,7 @@ export function verifyDetachedEdDsaJws(jws: unknown, payload: Uint8Array, public
   let valid = false;
   try {
     const input = detachedSigningInput(parsed.encodedHeader, payload);
-    valid = ed25519.verify(parsed.signature, input, publicKey, { zip215: false });
+    valid = nativeEd25519Verify(parsed.signature, input, publicKey);
   } catch {
     valid = false;
   }
