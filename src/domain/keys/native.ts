@@ -85,10 +85,11 @@ export function nativeEd25519Sign(message: Uint8Array, seed: Uint8Array): Uint8A
 }
 
 /**
- * KeyObject of a 32-byte Ed25519 public key, or false. The key must first decode under noble's
- * strict RFC 8032 rules (canonical y < p, no "negative zero" x): OpenSSL is laxer on the encoding
- * of A, and this keeps the set of accepted keys exactly what `ed25519.verify(…, {zip215: false})`
- * accepted before.
+ * KeyObject of a 32-byte Ed25519 public key, or false. The key must first pass noble's strict
+ * checks, exactly those of `ed25519.verify(…, {zip215: false})`: a canonical encoding (y < p, no
+ * "negative zero" x) and not of small order. OpenSSL checks neither (it accepts y = p + 1, a
+ * second spelling of the identity, and the identity itself, for which R = identity, S = 0 verifies
+ * every message), so without this the switch would widen what verifies.
  */
 function ed25519PublicKey(publicKey: Uint8Array): KeyObject | false {
   const id = hex(publicKey);
@@ -96,7 +97,7 @@ function ed25519PublicKey(publicKey: Uint8Array): KeyObject | false {
   if (cached !== undefined) return cached;
   let keyObject: KeyObject | false;
   try {
-    ed25519.Point.fromBytes(Uint8Array.from(publicKey), false);
+    if (ed25519.Point.fromBytes(Uint8Array.from(publicKey), false).isSmallOrder()) throw new Error('small order');
     keyObject = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: b64url(publicKey) }, format: 'jwk' });
   } catch {
     keyObject = false;
