@@ -1,7 +1,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { AppError } from '../../errors';
 import { base64ToBytes } from '../encoding/base64';
-import { nativeEd25519Sign, nativeEd25519Verify } from './native';
+import { nativeEd25519PublicKey, nativeEd25519Sign, nativeEd25519Verify } from './native';
 
 /** Source of cryptographically secure random bytes; injectable so tests can be deterministic. */
 export type RandomBytes = (n: number) => Uint8Array;
@@ -44,7 +44,7 @@ export function generateEd25519Keypair(randomBytes?: RandomBytes): Ed25519Keypai
 /** Derives the public key of a 32-byte seed. */
 export function ed25519PublicKeyFromSeed(seed: Uint8Array): Uint8Array {
   assertSeed(seed, 'privateKey');
-  return ed25519.getPublicKey(seed);
+  return nativeEd25519PublicKey(seed);
 }
 
 function assertSeed(seed: Uint8Array, field: string): void {
@@ -101,7 +101,7 @@ export function parseEd25519PrivateKey(base64: string, field = 'privateKey'): Ui
   if (bytes.length === ED25519_SEED_LENGTH + ED25519_PUBLIC_KEY_LENGTH) {
     const seed = bytes.slice(0, ED25519_SEED_LENGTH);
     const embedded = bytes.slice(ED25519_SEED_LENGTH);
-    const derived = ed25519.getPublicKey(seed);
+    const derived = nativeEd25519PublicKey(seed);
     if (!bytesEqual(embedded, derived)) {
       throw badPrivate(field, `${field} public half does not match its seed`);
     }

@@ -84,6 +84,12 @@ export function nativeEd25519Sign(message: Uint8Array, seed: Uint8Array): Uint8A
   return new Uint8Array(sign(null, message, ed25519PrivateKey(seed)));
 }
 
+/** The public key of a 32-byte seed, derived by OpenSSL (noble's derivation costs ~10x more). */
+export function nativeEd25519PublicKey(seed: Uint8Array): Uint8Array {
+  const jwk = createPublicKey(ed25519PrivateKey(seed)).export({ format: 'jwk' });
+  return new Uint8Array(Buffer.from(jwk.x ?? '', 'base64url'));
+}
+
 /**
  * KeyObject of a 32-byte Ed25519 public key, or false. The key must first pass noble's strict
  * checks, exactly those of `ed25519.verify(…, {zip215: false})`: a canonical encoding (y < p, no

@@ -5,8 +5,8 @@
  * Parsing/formatting of caller-supplied checkpoints and keys throws AppError; verifying a note
  * never throws for a bad or foreign note — it reports `verified: false` with a reason.
  */
-import { ed25519 } from '@noble/curves/ed25519.js';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { nativeEd25519PublicKey, nativeEd25519Sign, nativeEd25519Verify } from '../keys/native';
 import { base64 } from '@scure/base';
 import { AppError } from '../../errors';
 import { HASH_SIZE, equalBytes } from './hash';
@@ -176,7 +176,7 @@ export function parseSignerKey(skey: string): NoteSigner & { keyId: Uint8Array }
 /** The Ed25519 public key of a 32-byte seed. */
 export function publicKeyOf(seed: Uint8Array): Uint8Array {
   if (seed.length !== 32) throw new AppError('INVALID_PRIVATE_KEY', 'Ed25519 seed must be 32 bytes');
-  return ed25519.getPublicKey(seed);
+  return nativeEd25519PublicKey(seed);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -193,7 +193,7 @@ export function signNote(body: string, signer: NoteSigner): string {
     throw invalid('note text must be UTF-8 ending in a newline, without control characters');
   }
   const publicKey = publicKeyOf(signer.seed);
-  const signature = ed25519.sign(utf8.encode(body), signer.seed);
+  const signature = nativeEd25519Sign(utf8.encode(body), signer.seed);
   const blob = new Uint8Array(4 + signature.length);
   blob.set(noteKeyId(signer.name, publicKey));
   blob.set(signature, 4);
@@ -234,8 +234,9 @@ function splitNote(note: string): { body: string; sigs: SignatureLine[] } | unde
 function ed25519Verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   if (signature.length !== 64) return false;
   try {
-    // Strict RFC 8032 (not ZIP-215) decoding, like Go's crypto/ed25519 for honest keys.
-    return ed25519.verify(signature, message, publicKey, { zip215: false });
+    // Strict RFC 8032 (not ZIP-215) decoding, like Go's crypto/ed25519 for honest keys; node:crypto
+    // does the arithmetic with noble's strict key checks in front (keys/native.ts).
+    return publicKey.length === 32 && nativeEd25519Verify(signature, message, publicKey);
   } catch {
     return false;
   }
