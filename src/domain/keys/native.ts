@@ -4,14 +4,15 @@ import { LruCache } from './key-object-cache';
 
 /**
  * node:crypto (OpenSSL) back end for the hot signature paths: Ed25519 sign/verify and secp256k1
- * ECDSA verify, 5-15x faster than @noble/curves. Only the arithmetic moves; the accept/reject
- * rules stay those of the noble code this replaces (see each function), and the cross-check test
- * (test/unit/native-crypto.test.ts) signs with one implementation and verifies with the other.
+ * ECDSA verify, 3-13x faster than @noble/curves (bench/crypto.bench.js). Only the arithmetic
+ * moves; the accept/reject rules stay those of the noble code this replaces (see each function),
+ * and the cross-check test (test/unit/native-crypto.test.ts) signs with one implementation and
+ * verifies with the other.
  *
  * secp256k1 *signing* deliberately stays on noble: node's ECDSA draws a random k, whereas
  * Credgate's ES256K signatures are documented and tested as deterministic RFC 6979 (equal inputs
  * give equal signatures: signData, ZKP tokens, ES256K JWS), and importing a raw secp256k1 scalar
- * into OpenSSL costs more than noble's whole signature (measured in bench/crypto.bench.js).
+ * into OpenSSL and signing costs more than noble's signature (0.8x, bench/crypto.bench.js).
  */
 
 /** Distinct public keys kept as KeyObjects; a few hundred bytes each. */

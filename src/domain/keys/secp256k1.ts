@@ -100,7 +100,7 @@ export function secp256k1SignMessage(message: Uint8Array, privateKey: Uint8Array
 /**
  * Verifies a compact r||s signature over SHA-256(message). High-S signatures are rejected
  * (they are the malleated twin of a valid one). Returns false, never throws, on any malformed input.
- * node:crypto does the arithmetic (4-5x faster than noble); signing stays on noble for RFC 6979.
+ * node:crypto does the arithmetic (3-4x faster than noble); signing stays on noble for RFC 6979.
  */
 export function secp256k1VerifyMessage(
   signature: Uint8Array,
