@@ -3,6 +3,7 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import {
+  ed25519PublicKeyFromSeed,
   ed25519Sign,
   ed25519Verify,
   secp256k1SignMessage,
@@ -83,10 +84,11 @@ function twin(sig: Uint8Array): Uint8Array {
 beforeEach(() => clearNativeKeyCaches());
 
 describe('Ed25519: node:crypto against noble', () => {
-  it('signs byte-identically and each verifies the other, on random keys and messages', () => {
+  it('derives the same public key, signs byte-identically and each verifies the other, on random keys and messages', () => {
     for (let i = 0; i < ROUNDS_ED25519; i++) {
       const seed = bytes(32);
       const pub = ed25519.getPublicKey(seed);
+      expect(Buffer.from(ed25519PublicKeyFromSeed(seed)).toString('hex')).toBe(Buffer.from(pub).toString('hex'));
       const msg = message();
       const native = ed25519Sign(msg, seed);
       const noble = ed25519.sign(msg, seed);
