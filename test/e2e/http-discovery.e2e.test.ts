@@ -21,7 +21,7 @@ const allowOf = (h: Headers): string[] => (h.get('allow') ?? '').split(',').map(
 
 describe('405 Method Not Allowed', () => {
   test('GET /credentials/verify is a 405 naming POST, not "credential not found"', async () => {
-    for (const headers of [{}, { 'x-api-key': key }]) {
+    for (const headers of [{}, { 'x-api-key': key }] as Record<string, string>[]) {
       const res = await request(server.baseUrl, 'GET', '/credentials/verify', { headers });
       expect(res.status).toBe(405);
       expect(allowOf(res.headers)).toEqual(['POST']);
