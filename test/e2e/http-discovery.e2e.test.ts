@@ -24,7 +24,7 @@ describe('405 Method Not Allowed', () => {
     for (const headers of [{}, { 'x-api-key': key }] as Record<string, string>[]) {
       const res = await request(server.baseUrl, 'GET', '/credentials/verify', { headers });
       expect(res.status).toBe(405);
-      expect(allowOf(res.headers)).toEqual(['POST']);
+      expect(allowOf(res.headers)).toEqual(['OPTIONS', 'POST']);
       expect(res.json).toEqual({ error: expect.stringMatching(/method GET is not allowed.*POST/) });
       expect(res.text).not.toMatch(/not found/i);
     }
@@ -32,13 +32,13 @@ describe('405 Method Not Allowed', () => {
 
   test('Family B paths answer 405 with every method the path serves', async () => {
     const cases: [string, string, string[]][] = [
-      ['DELETE', '/dids', ['GET', 'HEAD', 'POST']],
-      ['PATCH', '/vc-templates/some-template', ['DELETE', 'GET', 'HEAD', 'PUT']],
-      ['POST', '/credentials/abc', ['DELETE', 'GET', 'HEAD']],
-      ['POST', '/generate-keypair', ['GET', 'HEAD']],
-      ['PUT', '/verify-vp', ['POST']],
-      ['POST', '/healthz', ['GET', 'HEAD']],
-      ['DELETE', '/', ['GET', 'HEAD']],
+      ['DELETE', '/dids', ['GET', 'HEAD', 'OPTIONS', 'POST']],
+      ['PATCH', '/vc-templates/some-template', ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PUT']],
+      ['POST', '/credentials/abc', ['DELETE', 'GET', 'HEAD', 'OPTIONS']],
+      ['POST', '/generate-keypair', ['GET', 'HEAD', 'OPTIONS']],
+      ['PUT', '/verify-vp', ['OPTIONS', 'POST']],
+      ['POST', '/healthz', ['GET', 'HEAD', 'OPTIONS']],
+      ['DELETE', '/', ['GET', 'HEAD', 'OPTIONS']],
     ];
     for (const [method, path, allow] of cases) {
       const res = await request(server.baseUrl, method, path, { headers: { 'x-api-key': key } });
@@ -51,18 +51,26 @@ describe('405 Method Not Allowed', () => {
     for (const path of ['/issuer/createSchema', '/api/issuer/createSchema']) {
       const res = await request(server.baseUrl, 'GET', path, { headers: { 'x-api-key': key } });
       expect(res.status).toBe(405);
-      expect(allowOf(res.headers)).toEqual(['POST']);
+      expect(allowOf(res.headers)).toEqual(['OPTIONS', 'POST']);
       expect(res.json).toEqual({ success: false, status: 405, code: 'METHOD_NOT_ALLOWED', message: expect.stringContaining('POST') });
     }
     const vc = await request(server.baseUrl, 'PATCH', '/api/issuer/verifiableCredential');
     expect(vc.status).toBe(405);
-    expect(allowOf(vc.headers)).toEqual(['DELETE', 'POST', 'PUT']);
+    expect(allowOf(vc.headers)).toEqual(['DELETE', 'OPTIONS', 'POST', 'PUT']);
   });
 
   test('paths match as express matches them: case-insensitive, one trailing slash', async () => {
     const res = await request(server.baseUrl, 'GET', '/Credentials/Verify/');
     expect(res.status).toBe(405);
-    expect(allowOf(res.headers)).toEqual(['POST']);
+    expect(allowOf(res.headers)).toEqual(['OPTIONS', 'POST']);
+  });
+
+  test('OPTIONS answers 204 with the same Allow as the 405', async () => {
+    const res = await request(server.baseUrl, 'OPTIONS', '/credentials/verify');
+    expect(res.status).toBe(204);
+    expect(allowOf(res.headers)).toEqual(['OPTIONS', 'POST']);
+    const templates = await request(server.baseUrl, 'OPTIONS', '/vc-templates/x');
+    expect(allowOf(templates.headers)).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PUT']);
   });
 
   test('a body sent with a refused method is not read: the connection is closed', async () => {

@@ -11,15 +11,20 @@ import { sendAppError } from './error-handler';
  * `GET /credentials/:credentialId`). It runs before authentication: which methods a path takes is
  * public (docs/API.md), and no body is read for a request that cannot succeed.
  *
- * `table` is called per request (the caller caches it). OPTIONS passes through:
- * express answers it with `Allow` itself.
+ * OPTIONS on a known path answers 204 with the same `Allow` (express's own answer would also
+ * list the methods of `:param` routes the path only looks like). `table` is called per request
+ * (the caller caches it).
  */
 export function methodNotAllowed(table: () => RouteTable, isFamilyA: (path: string) => boolean) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (req.method === 'OPTIONS') return next();
     const allowed = table().allowed(req.path);
     if (allowed === undefined || allowed === '*' || allowed.has(req.method)) return next();
-    const allow = [...allowed].join(', ');
+    const allow = [...allowed, 'OPTIONS'].join(', ');
+    if (req.method === 'OPTIONS') {
+      res.setHeader('Allow', allow);
+      res.status(204).end();
+      return;
+    }
     (res.locals as RestLocals).family = isFamilyA(req.path) ? 'A' : 'B';
     res.setHeader('Allow', allow);
     if (hasBody(req)) res.setHeader('Connection', 'close');
