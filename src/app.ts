@@ -44,7 +44,10 @@ import type { Logger } from './logging/logger';
 import { healthRoutes } from './rest/health.routes';
 import { errorHandler, notFoundHandler } from './rest/middleware/error-handler';
 import { requestContext } from './rest/middleware/request-context';
-import { restRouter } from './rest/router';
+import { isFamilyAPath, restRouter } from './rest/router';
+import { indexRoutes } from './rest/index.routes';
+import { methodNotAllowed } from './rest/middleware/method-not-allowed';
+import { RouteTable, collectRoutes } from './rest/route-table';
 import { ByteBudget } from './rest/middleware/upload-guard';
 import { type Services, createServices } from './services';
 
@@ -157,7 +160,12 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
 
   const http = express();
   http.disable('x-powered-by');
+  // Read once, on the first request, when every router below is mounted.
+  let table: RouteTable | undefined;
+  const routes = (): RouteTable => (table ??= new RouteTable(collectRoutes(http.router.stack)));
   http.use(requestContext(logger));
+  http.use(methodNotAllowed(routes, isFamilyAPath));
+  http.use(indexRoutes(routes));
   http.use(healthRoutes(services.health));
   http.use(graphql.router);
   http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads }));

@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   DID_NOT_FOUND: 404,
+  /** A known path asked with a method it does not serve; the answer carries `Allow`. */
+  METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,

@@ -23,6 +23,12 @@ import { rateLimits } from './middleware/rate-limit';
 /** Path prefixes of Family A; their errors use the Family A envelope. */
 export const FAMILY_A_PREFIXES = ['/api', '/issuer', '/user', '/verifier'];
 
+/** Whether a request path belongs to Family A (same prefixes, matched case-insensitively like express). */
+export function isFamilyAPath(path: string): boolean {
+  const p = path.toLowerCase();
+  return FAMILY_A_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`));
+}
+
 function markFamilyA(_req: Request, res: Response, next: NextFunction): void {
   (res.locals as RestLocals).family = 'A';
   next();

@@ -98,22 +98,36 @@ export class AuthService {
     return tenant;
   }
 
+  /** The tenant with this slug, never created on the way (the CLI's `api-key` commands). */
+  async requireTenant(slug: string): Promise<TenantRecord> {
+    const tenant = await this.tenants.findBySlug(slug);
+    if (!tenant) throw new AppError('NOT_FOUND', `tenant ${slug} not found`);
+    return tenant;
+  }
+
   listTenants(): Promise<TenantRecord[]> {
     return this.tenants.list();
   }
 
   /**
-   * Creates a key (and its tenant if new). The returned `key` text is never retrievable again.
+   * Creates a key, and its tenant if new unless `createTenant` is false (then an unknown tenant is
+   * NOT_FOUND: the CLI never turns a typo into a tenant). The returned `key` text is never retrievable again.
    * With `holderDid` the key is holder-bound: it needs the holder scope, may add only verifier,
    * and a service-method DID must exist in the tenant.
    */
-  async createApiKey(input: { tenant: string; scopes: readonly string[]; name?: string; holderDid?: string }): Promise<{ key: string; apiKey: ApiKeyView }> {
+  async createApiKey(input: {
+    tenant: string;
+    scopes: readonly string[];
+    name?: string;
+    holderDid?: string;
+    createTenant?: boolean;
+  }): Promise<{ key: string; apiKey: ApiKeyView }> {
     const scopes = parseScopes(input.scopes);
     const holderDid = input.holderDid === undefined ? null : canonicalHolderDid(input.holderDid);
     if (holderDid !== null && (!scopes.includes('holder') || scopes.some((s) => !BINDABLE_SCOPES.includes(s)))) {
       throw invalidInput(`a holder-bound key needs the holder scope and may add only: ${BINDABLE_SCOPES.join(', ')}`, [{ field: 'scopes', message: 'not bindable' }]);
     }
-    const tenant = await this.ensureTenant(input.tenant);
+    const tenant = input.createTenant === false ? await this.requireTenant(input.tenant) : await this.ensureTenant(input.tenant);
     if (holderDid !== null && didMethodOf(holderDid) !== 'key' && this.dids) {
       const did = await this.dids.findForTenant(tenant.id, holderDid);
       if (!did || did.deletedAt !== null) throw new AppError('DID_NOT_FOUND', `holder DID ${holderDid} is not a DID of tenant ${tenant.slug}`);

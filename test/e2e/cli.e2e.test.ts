@@ -28,6 +28,8 @@ describe('credgate CLI', () => {
   });
 
   test('api-key create prints the key once; list never shows secrets; revoke makes it 401', async () => {
+    // Keys are created in existing tenants only (cli-usage.e2e.test.ts: a typo is refused).
+    expect(runCli(['tenant', 'create', 'acme'], env).status).toBe(0);
     const created = runCli(['api-key', 'create', '--tenant', 'acme', '--scopes', 'issuer,verifier', '--name', 'ci'], env);
     expect(created.status).toBe(0);
     expect(created.stderr).toMatch(/shown only once/);
@@ -73,7 +75,7 @@ describe('credgate CLI', () => {
     expect(bad.stderr).toMatch(/^credgate: scopes must be/);
     expect(bad.stderr).not.toMatch(/\bat /);
     const usage = runCli(['frobnicate'], env);
-    expect(usage.status).toBe(1);
+    expect(usage.status).toBe(2);
     expect(usage.stderr).toMatch(/usage: credgate/);
     expect(runCli(['api-key', 'list', '--tenant', 'nobody'], env).status).toBe(2);
   });

@@ -66,6 +66,7 @@ describe('one process at a time on an embedded database folder', () => {
     }
 
     // Stopped: the CLI works, and the key it prints is accepted after a restart.
+    expect(runCli(['tenant', 'create', 'acme'], env).status).toBe(0);
     const created = runCli(['api-key', 'create', '--tenant', 'acme', '--scopes', 'issuer'], env);
     expect(created.status).toBe(0);
     const { key } = JSON.parse(created.stdout) as { key: string };

@@ -24,6 +24,7 @@ afterAll(async () => {
 
 test('api-key create --holder-did binds the key; refusals are one-line errors with exit code 2', async () => {
   // The holder's DID must exist in the tenant first: provision it with an issuer key.
+  for (const slug of ['wallets', 'other']) expect(runCli(['tenant', 'create', slug], env).status).toBe(0);
   const issuer = JSON.parse(runCli(['api-key', 'create', '--tenant', 'wallets', '--scopes', 'issuer'], env).stdout) as { key: string };
   const server = await startTestServer({ db, masterKey });
   let did: string;

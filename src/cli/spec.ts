@@ -1,0 +1,109 @@
+/** The CLI's commands, their arguments and help text: one table that parsing and help both read. */
+
+export interface OptionSpec {
+  readonly value: string;
+  readonly help: string;
+  readonly required?: boolean;
+}
+
+export interface CommandSpec {
+  /** `group action`, e.g. `api-key create`. */
+  readonly name: string;
+  readonly summary: string;
+  /** Positional arguments after the command, all required. */
+  readonly positionals: readonly { readonly name: string; readonly help: string }[];
+  readonly options: Readonly<Record<string, OptionSpec>>;
+  /** Extra lines for `credgate <command> --help`. */
+  readonly notes?: readonly string[];
+}
+
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'db migrate',
+    summary: 'apply pending database migrations',
+    positionals: [],
+    options: {},
+  },
+  {
+    name: 'tenant create',
+    summary: 'create a tenant (an existing slug is left as it is)',
+    positionals: [{ name: 'slug', help: 'lowercase letters, digits and hyphens (max 63)' }],
+    options: { name: { value: 'NAME', help: 'display name (default: the slug)' } },
+  },
+  {
+    name: 'tenant list',
+    summary: 'list tenants, one JSON object a line',
+    positionals: [],
+    options: {},
+  },
+  {
+    name: 'api-key create',
+    summary: 'create an API key in an existing tenant (the key is printed once)',
+    positionals: [],
+    options: {
+      tenant: { value: 'SLUG', help: 'the tenant (create it first with `credgate tenant create`)', required: true },
+      scopes: { value: 'a,b', help: 'comma-separated: admin, issuer, holder, verifier', required: true },
+      name: { value: 'NAME', help: 'a label for the key' },
+      'holder-did': { value: 'DID', help: "bind a holder key to one holder DID (it then acts for that holder only)" },
+    },
+  },
+  {
+    name: 'api-key list',
+    summary: "list a tenant's keys (never their secrets), one JSON object a line",
+    positionals: [],
+    options: { tenant: { value: 'SLUG', help: 'the tenant', required: true } },
+  },
+  {
+    name: 'api-key revoke',
+    summary: 'revoke a key',
+    positionals: [],
+    options: {
+      tenant: { value: 'SLUG', help: 'the tenant', required: true },
+      id: { value: 'KEY_ID', help: 'the key id (from `api-key list`)', required: true },
+    },
+  },
+];
+
+const FOOTER = [
+  'Configuration comes from the same environment as the service (DATABASE_URL, CREDGATE_DATA_DIR, CREDGATE_MASTER_KEY, ...).',
+  'The embedded database (no DATABASE_URL) is locked by the process using it: stop the server first, or use DATABASE_URL.',
+];
+
+function synopsis(c: CommandSpec): string {
+  const pos = c.positionals.map((p) => `<${p.name}>`);
+  const opts = Object.entries(c.options).map(([flag, o]) => (o.required ? `--${flag} ${o.value}` : `[--${flag} ${o.value}]`));
+  return ['credgate', c.name, ...pos, ...opts].join(' ');
+}
+
+export function groups(): string[] {
+  return [...new Set(COMMANDS.map((c) => c.name.split(' ')[0]!))];
+}
+
+/** `credgate --help`: every command with its synopsis. */
+export function mainUsage(): string {
+  const lines = ['usage: credgate <command> [options]', '', 'commands:'];
+  for (const c of COMMANDS) lines.push(`  ${synopsis(c).slice('credgate '.length)}`, `      ${c.summary}`);
+  lines.push('', 'options: --help (-h) on any command shows its usage.', ...FOOTER);
+  return lines.join('\n');
+}
+
+/** `credgate <group> --help`: the group's commands. */
+export function groupUsage(group: string): string {
+  const lines = [`usage: credgate ${group} <${COMMANDS.filter((c) => c.name.startsWith(`${group} `)).map((c) => c.name.split(' ')[1]).join('|')}> [options]`, ''];
+  for (const c of COMMANDS.filter((c) => c.name.startsWith(`${group} `))) lines.push(`  ${synopsis(c)}`, `      ${c.summary}`);
+  return lines.join('\n');
+}
+
+/** `credgate <group> <action> --help`: one command in full. */
+export function commandUsage(c: CommandSpec): string {
+  const lines = [`usage: ${synopsis(c)}`, '', c.summary];
+  const rows = (entries: [string, string][]): string[] => {
+    const width = Math.max(...entries.map(([left]) => left.length));
+    return entries.map(([left, help]) => `  ${left.padEnd(width)}  ${help}`);
+  };
+  if (c.positionals.length > 0) lines.push('', 'arguments:', ...rows(c.positionals.map((p) => [`<${p.name}>`, p.help])));
+  const options: [string, string][] = Object.entries(c.options).map(([flag, o]) => [`--${flag} ${o.value}`, `${o.help}${o.required ? ' (required)' : ''}`]);
+  lines.push('', 'options:', ...rows([...options, ['--help, -h', 'show this help']]));
+  for (const n of c.notes ?? []) lines.push(n);
+  return lines.join('\n');
+}
