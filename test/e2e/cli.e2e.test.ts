@@ -1,36 +1,22 @@
-import { randomBytes } from 'node:crypto';
-import { startTestServer } from '../support/harness';
 import { request } from '../support/http';
 import { runCli } from '../support/process';
-import { type TestDatabase, createTestDatabase } from '../support/test-db';
+import { cliDatabase } from '../support/cli-database';
 
-let db: TestDatabase;
-let env: Record<string, string>;
-const masterKey = randomBytes(32);
-
-beforeAll(async () => {
-  db = await createTestDatabase('postgres');
-  if (db.config.kind !== 'postgres') throw new Error('expected PostgreSQL');
-  env = { DATABASE_URL: db.config.url, CREDGATE_MASTER_KEY: masterKey.toString('hex'), CREDGATE_DATA_DIR: db.dataDir };
-});
-
-afterAll(async () => {
-  await db?.drop();
-});
+const cli = cliDatabase();
 
 describe('credgate CLI', () => {
   test('db migrate, tenant create/list', () => {
-    expect(runCli(['db', 'migrate'], env)).toMatchObject({ status: 0, stdout: 'database is migrated\n' });
-    const t = runCli(['tenant', 'create', 'initech', '--name', 'Initech'], env);
+    expect(runCli(['db', 'migrate'], cli.env)).toMatchObject({ status: 0, stdout: 'database is migrated\n' });
+    const t = runCli(['tenant', 'create', 'initech', '--name', 'Initech'], cli.env);
     expect(t.status).toBe(0);
     expect(JSON.parse(t.stdout)).toMatchObject({ slug: 'initech', name: 'Initech' });
-    expect(runCli(['tenant', 'list'], env).stdout).toContain('"slug":"initech"');
+    expect(runCli(['tenant', 'list'], cli.env).stdout).toContain('"slug":"initech"');
   });
 
   test('api-key create prints the key once; list never shows secrets; revoke makes it 401', async () => {
     // Keys are created in existing tenants only (cli-usage.e2e.test.ts: a typo is refused).
-    expect(runCli(['tenant', 'create', 'acme'], env).status).toBe(0);
-    const created = runCli(['api-key', 'create', '--tenant', 'acme', '--scopes', 'issuer,verifier', '--name', 'ci'], env);
+    expect(runCli(['tenant', 'create', 'acme'], cli.env).status).toBe(0);
+    const created = runCli(['api-key', 'create', '--tenant', 'acme', '--scopes', 'issuer,verifier', '--name', 'ci'], cli.env);
     expect(created.status).toBe(0);
     expect(created.stderr).toMatch(/shown only once/);
     const out = JSON.parse(created.stdout) as { key: string; id: string; scopes: string[]; tenant: string };
@@ -38,7 +24,7 @@ describe('credgate CLI', () => {
     expect(out.key).toMatch(/^cgk_/);
 
     const rows = await (async () => {
-      const server = await startTestServer({ db, masterKey });
+      const server = await cli.startServer();
       try {
         const ok = await request(server.baseUrl, 'GET', '/generate-keypair', { headers: { 'x-api-key': out.key } });
         expect(ok.status).toBe(200);
@@ -53,30 +39,30 @@ describe('credgate CLI', () => {
     })();
     expect(rows.scopes).toEqual(['issuer', 'verifier']);
 
-    const list = runCli(['api-key', 'list', '--tenant', 'acme'], env);
+    const list = runCli(['api-key', 'list', '--tenant', 'acme'], cli.env);
     expect(list.status).toBe(0);
     expect(list.stdout).toContain(out.id);
     expect(list.stdout).not.toContain(out.key);
     expect(list.stdout).not.toContain(rows.secretHash);
 
-    expect(runCli(['api-key', 'revoke', '--tenant', 'acme', '--id', out.id], env)).toMatchObject({ status: 0, stdout: 'revoked\n' });
-    const server = await startTestServer({ db, masterKey });
+    expect(runCli(['api-key', 'revoke', '--tenant', 'acme', '--id', out.id], cli.env)).toMatchObject({ status: 0, stdout: 'revoked\n' });
+    const server = await cli.startServer();
     try {
       expect((await request(server.baseUrl, 'GET', '/generate-keypair', { headers: { 'x-api-key': out.key } })).status).toBe(401);
     } finally {
       await server.close();
     }
-    expect(runCli(['api-key', 'revoke', '--tenant', 'acme', '--id', out.id], env).status).toBe(2);
+    expect(runCli(['api-key', 'revoke', '--tenant', 'acme', '--id', out.id], cli.env).status).toBe(2);
   });
 
   test('mistakes exit non-zero with a message, not a stack', () => {
-    const bad = runCli(['api-key', 'create', '--tenant', 'acme', '--scopes', 'root'], env);
+    const bad = runCli(['api-key', 'create', '--tenant', 'acme', '--scopes', 'root'], cli.env);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^credgate: scopes must be/);
     expect(bad.stderr).not.toMatch(/\bat /);
-    const usage = runCli(['frobnicate'], env);
+    const usage = runCli(['frobnicate'], cli.env);
     expect(usage.status).toBe(2);
     expect(usage.stderr).toMatch(/usage: credgate/);
-    expect(runCli(['api-key', 'list', '--tenant', 'nobody'], env).status).toBe(2);
+    expect(runCli(['api-key', 'list', '--tenant', 'nobody'], cli.env).status).toBe(2);
   });
 });

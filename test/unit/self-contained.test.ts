@@ -1,5 +1,5 @@
 /**
- * The repository must be self-contained: a fresh clone has no `../shared` next to it, so no test
+ * The repository must be self-contained: a fresh clone has no sibling `shared` folder, so no test
  * or benchmark may read from outside the repository. The vectors and photos the tests use are
  * copied into test/fixtures (with their sources in SOURCES.md).
  */
@@ -33,7 +33,7 @@ const OUTSIDE = [
 ];
 
 describe('self-contained repository', () => {
-  it('no test, benchmark or script file reads from ../shared or outside the repository', () => {
+  it('no test, benchmark or script file reads from the sibling shared folder or outside the repository', () => {
     const offenders = ['test', 'bench', 'scripts']
       .map((d) => path.join(ROOT, d))
       .filter((d) => existsSync(d))
