@@ -17,13 +17,7 @@ const crypto = require('node:crypto');
 const os = require('node:os');
 const path = require('node:path');
 
-const ROOT = path.resolve(__dirname, '..');
-const args = Object.fromEntries(
-  process.argv.slice(2).map((a) => {
-    const m = /^--([^=]+)(?:=(.*))?$/.exec(a);
-    return m ? [m[1], m[2] ?? 'true'] : [a, 'true'];
-  }),
-);
+const { ROOT, args } = require('./args');
 const ROUND_MS = Number(args.ms ?? 400);
 const ROUNDS = Number(args.rounds ?? 5);
 

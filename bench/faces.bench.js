@@ -16,13 +16,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { performance, monitorEventLoopDelay } = require('node:perf_hooks');
 
-const ROOT = path.resolve(__dirname, '..');
-const args = Object.fromEntries(
-  process.argv.slice(2).map((a) => {
-    const m = /^--([^=]+)(?:=(.*))?$/.exec(a);
-    return m ? [m[1], m[2] ?? 'true'] : [a, 'true'];
-  }),
-);
+const { ROOT, args } = require('./args');
 const ITERATIONS = Number(args.iterations ?? 5);
 const COLD_RUNS = Number(args['cold-runs'] ?? 3);
 const PHOTO_DIR = path.resolve(args.photos ?? path.join(ROOT, 'test', 'fixtures', 'faces'));
