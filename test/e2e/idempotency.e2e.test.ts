@@ -158,6 +158,32 @@ describe.each(TRANSPORTS)('%s', (_name, issue, okStatus) => {
     expect(later).toMatchObject({ status: okStatus, replayed: true, id: ok[0]!.id });
   });
 
+  test('an expired key is forgotten: the same key with another body issues anew', async () => {
+    const key = newKey();
+    expect((await issue(server.baseUrl, party.keys.issuer, key, body)).status).toBe(okStatus);
+    await server.app.db.prisma.$executeRaw`UPDATE idempotency_keys SET expires_at = clock_timestamp() - interval '1 second' WHERE key = ${key}`;
+    const before = await credentialCount(server);
+    const next = await issue(server.baseUrl, party.keys.issuer, key, { ...body, credentialSubject: { ...FB_VALUES, employeeNo: 9 } });
+    expect(next).toMatchObject({ status: okStatus, replayed: false });
+    expect(await credentialCount(server)).toBe(before + 1);
+  });
+
+  test('in flight: a repeat is 409 + Retry-After; once the lease of a dead instance is over, the repeat runs', async () => {
+    const key = newKey();
+    const first = await issue(server.baseUrl, party.keys.issuer, key, body);
+    // Make the record look like a request still running on another instance.
+    await server.app.db.prisma.$executeRaw`UPDATE idempotency_keys SET status = NULL, body = NULL, headers = NULL, locked_until = clock_timestamp() + interval '1 hour' WHERE key = ${key}`;
+    const busy = await issue(server.baseUrl, party.keys.issuer, key, body);
+    expect(busy.status).toBe(409);
+    expect(Number(busy.retryAfter)).toBeGreaterThanOrEqual(1);
+    if (busy.code !== undefined) expect(busy.code).toBe('IDEMPOTENCY_IN_PROGRESS');
+    await server.app.db.prisma.$executeRaw`UPDATE idempotency_keys SET locked_until = clock_timestamp() - interval '1 second' WHERE key = ${key}`;
+    const taken = await issue(server.baseUrl, party.keys.issuer, key, body);
+    expect(taken).toMatchObject({ status: okStatus, replayed: false });
+    expect(taken.id).not.toBe(first.id);
+    expect(await issue(server.baseUrl, party.keys.issuer, key, body)).toMatchObject({ status: okStatus, replayed: true, id: taken.id });
+  });
+
   test('a refused request that a retry could fix (403, wrong scope) is not stored: the key stays free', async () => {
     const key = newKey();
     const refused = await issue(server.baseUrl, party.keys.holder, key, body);
