@@ -94,3 +94,26 @@ test('the bare and the /api spelling of the route are one request for the key', 
   expect(bare.status).toBe(201);
   expect(api).toMatchObject({ status: 201, replayed: true, id: bare.id });
 });
+
+describe.each(['REST', 'GraphQL'])('schema creation through %s (POST /issuer/createSchema, createSchema)', (name) => {
+  test('a repeat replays the first version instead of creating the next one', async () => {
+    const p = await newParty(server, name);
+    const body = schemaBody(`IdemSchema${randomBytes(3).toString('hex')}`);
+    const key = newKey();
+    const call = async () => {
+      const res =
+        name === 'REST'
+          ? await request(server.baseUrl, 'POST', '/issuer/createSchema', { headers: { 'x-api-key': p.issuerKey, 'Idempotency-Key': key }, body })
+          : await request(server.baseUrl, 'POST', '/graphql', {
+              headers: { 'x-api-key': p.issuerKey, 'Idempotency-Key': key },
+              body: { query: 'mutation S($input: CreateSchemaInput!) { createSchema(input: $input) { name } }', variables: { input: { ...body, attributes: body.attributes.attributes } } },
+            });
+      return { status: res.status, replayed: res.headers.get('idempotent-replayed') === 'true', text: res.text };
+    };
+    const before = await server.app.db.prisma.credentialSchema.count();
+    const first = await call();
+    expect(first).toMatchObject({ status: name === 'REST' ? 201 : 200, replayed: false });
+    expect(await call()).toEqual({ ...first, replayed: true });
+    expect(await server.app.db.prisma.credentialSchema.count()).toBe(before + 1);
+  });
+});

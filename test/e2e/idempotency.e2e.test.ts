@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type TestServer, startTestServer } from '../support/harness';
 import { request } from '../support/http';
-import { FB_VALUES, type FbParty, fbParty } from '../support/family-b-fixtures';
+import { FB_ATTRIBUTES, FB_VALUES, type FbParty, fbParty } from '../support/family-b-fixtures';
 import { createTestDatabase } from '../support/test-db';
 
 /**
@@ -259,5 +259,29 @@ describe('two instances on one PostgreSQL database', () => {
     expect(onA).toMatchObject({ status: okStatus, replayed: true });
     expect(onB).toMatchObject({ status: okStatus, replayed: true, id: onA.id });
     expect((await issue(b.baseUrl, p.keys.issuer, key, { ...input, holder: p.issuer.did })).status).toBe(422);
+  });
+});
+
+describe.each(['REST', 'GraphQL'])('template creation through %s (POST /vc-templates, createVcTemplate)', (name) => {
+  test('a repeat replays the first template instead of refusing or creating another', async () => {
+    const input = { templateName: `Idem ${randomBytes(3).toString('hex')}`, description: 'Idempotent', issuer: party.issuer.did, attributes: FB_ATTRIBUTES, expiration: { value: 1, unit: 'years' } };
+    const key = newKey();
+    const call = async () => {
+      const res =
+        name === 'REST'
+          ? await request(server.baseUrl, 'POST', '/vc-templates', { headers: { 'x-api-key': party.keys.issuer, 'Idempotency-Key': key }, body: input })
+          : await request(server.baseUrl, 'POST', '/graphql', {
+              headers: { 'x-api-key': party.keys.issuer, 'Idempotency-Key': key },
+              body: { query: 'mutation T($input: VcTemplateInput!) { createVcTemplate(input: $input) { templateId } }', variables: { input } },
+            });
+      return { status: res.status, replayed: res.headers.get('idempotent-replayed') === 'true', id: name === 'REST' ? res.json?.templateId : res.json?.data?.createVcTemplate?.templateId };
+    };
+    const count = async () => Number((await server.app.db.prisma.$queryRawUnsafe<{ n: bigint }[]>('SELECT count(*) AS n FROM vc_templates'))[0]!.n);
+    const before = await count();
+    const first = await call();
+    expect(first).toMatchObject({ status: name === 'REST' ? 201 : 200, replayed: false });
+    expect(typeof first.id).toBe('string');
+    expect(await call()).toEqual({ ...first, replayed: true });
+    expect(await count()).toBe(before + 1);
   });
 });
