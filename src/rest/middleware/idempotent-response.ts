@@ -22,9 +22,20 @@ export function captureResponse(res: Response, store: (response: StoredResponse)
       const v = res.getHeader(name);
       if (v !== undefined) headers[name] = String(v);
     }
-    store({ status: res.statusCode, headers, body })
-      .catch((err: unknown) => log?.error({ err }, 'could not store the idempotent response'))
-      .finally(() => original.call(res, chunk));
+    const deliver = (): void => {
+      try {
+        original.call(res, chunk);
+      } catch (err) {
+        // Called outside the request's promise chain: a throw here must not become an unhandled rejection.
+        log?.error({ err }, 'could not send the idempotent response');
+      }
+    };
+    store({ status: res.statusCode, headers, body }).then(deliver, (err: unknown) => {
+      // The work is done (e.g. the credential is issued): answer anyway; the key stays in flight
+      // until its lease ends (docs/API.md, Idempotency-Key).
+      log?.error({ err }, 'could not store the idempotent response');
+      deliver();
+    });
     return res;
   };
 }
