@@ -285,3 +285,32 @@ describe.each(['REST', 'GraphQL'])('template creation through %s (POST /vc-templ
     expect(await count()).toBe(before + 1);
   });
 });
+
+describe.each(['REST', 'GraphQL'])('presentations and ZKP tokens through %s', (name) => {
+  test('a keyed repeat of create-vp / createZkpToken replays the first answer byte for byte', async () => {
+    const credential = await party.issue();
+    const vpInput = { credentialIds: [credential['id']], sharedAttributes: { [String(credential['id'])]: ['name'] }, holderDID: party.holder.did, challenge: 'nonce-idem', domain: 'verifier.example' };
+    const zkpInput = { credentialId: credential['id'], condition: { age: 18 } };
+    const ops: [string, string, string, unknown, string][] =
+      name === 'REST'
+        ? [
+            ['POST', '/create-vp', party.keys.holder, vpInput, ''],
+            ['POST', '/createZkpToken', party.keys.issuer, zkpInput, ''],
+          ]
+        : [
+            ['POST', '/graphql', party.keys.holder, { query: 'mutation P($input: CreatePresentationInput!) { createPresentation(input: $input) }', variables: { input: vpInput } }, 'createPresentation'],
+            ['POST', '/graphql', party.keys.issuer, { query: 'mutation Z($input: CreateZkpTokenInput!) { createZkpToken(input: $input) { zkpToken } }', variables: { input: zkpInput } }, 'createZkpToken'],
+          ];
+    for (const [method, path, apiKey, payload, field] of ops) {
+      const key = newKey();
+      const call = (k?: string) => request(server.baseUrl, method, path, { headers: { 'x-api-key': apiKey, ...(k ? { 'Idempotency-Key': k } : {}) }, body: payload });
+      const first = await call(key);
+      expect({ path, status: first.status }).toEqual({ path, status: 200 });
+      if (field) expect(first.json.data[field]).toBeTruthy();
+      const again = await call(key);
+      expect(again.status).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.text).toBe(first.text);
+    }
+  });
+});
