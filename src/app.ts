@@ -14,6 +14,7 @@ import { PrismaSchemaRepository } from './db/repositories/schema.repository';
 import { PrismaCredentialRepository } from './db/repositories/credential.repository';
 import { PrismaTemplateRepository } from './db/repositories/template.repository';
 import { PrismaRateLimitRepository } from './db/repositories/rate-limit.repository';
+import { PrismaIdempotencyRepository } from './db/repositories/idempotency.repository';
 import { EnvelopeSecretBox } from './kms/secret-box';
 import { type Clock, type FaceEngine, type KeyCustody, systemClock } from './domain/ports';
 import { createFaceEngine } from './biometrics';
@@ -112,6 +113,7 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       credentialRepo: new PrismaCredentialRepository(db.prisma, ledger),
       faces,
       rateLimitStore: new PrismaRateLimitRepository(db.prisma),
+      idempotencyStore: new PrismaIdempotencyRepository(db.prisma),
     });
     return { db, services, custody, ledger, faces };
   } catch (e) {
@@ -156,6 +158,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     limits: config.graphql,
     ...uploads,
     maxImageBytes: config.faces.maxImageBytes,
+    idempotency: services.idempotency,
   });
 
   const http = express();

@@ -33,6 +33,9 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
   uploadIdleTimeoutMs: 10_000,
 });
 
+/** Idempotency keys live a day by default (the IETF draft suggests at least that). */
+export const DEFAULT_IDEMPOTENCY_TTL_SECONDS = 86_400;
+
 /** Everything the service reads from the environment, parsed and checked once at start-up. */
 export interface Config {
   readonly port: number;
@@ -76,6 +79,8 @@ export interface Config {
   readonly fairness: FairnessConfig;
   /** Pool size, lock and statement timeouts of PostgreSQL connections. */
   readonly dbTimeouts: DbTimeouts;
+  /** How long an Idempotency-Key is remembered (CREDGATE_IDEMPOTENCY_TTL_SECONDS); 24 h when absent. */
+  readonly idempotencyTtlSeconds?: number;
 }
 
 /** Raised for a bad environment; main prints its one-line message and exits non-zero. */
@@ -245,6 +250,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     }),
     rateLimits: parseRateLimits(env, (m) => new ConfigError(m)),
     dbTimeouts,
+    idempotencyTtlSeconds: intSetting(env, 'CREDGATE_IDEMPOTENCY_TTL_SECONDS', DEFAULT_IDEMPOTENCY_TTL_SECONDS, 60, 30 * 86_400),
     fairness: parseFairness(env, dbTimeouts, (m) => new ConfigError(m)),
   });
 }

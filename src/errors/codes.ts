@@ -22,6 +22,10 @@ export const ERROR_STATUS = {
   /** A known path asked with a method it does not serve; the answer carries `Allow`. */
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  /** The first request with this Idempotency-Key is still being processed; the answer carries `Retry-After`. */
+  IDEMPOTENCY_IN_PROGRESS: 409,
+  /** An Idempotency-Key reused with a different request (method, path or body). */
+  IDEMPOTENCY_KEY_REUSED: 422,
   REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   /** A JSON-LD document over its structural budget (objects, values, depth, size), refused before canonicalisation. */

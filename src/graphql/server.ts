@@ -4,7 +4,9 @@ import { expressMiddleware } from '@as-integrations/express5';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
-import { AppError, isAppError } from '../errors';
+import { AppError, isAppError, isRetryLater } from '../errors';
+import type { IdempotencyService } from '../services/idempotency.service';
+import { graphqlIdempotency } from './idempotency';
 import { authenticateFirst } from '../rest/middleware/authenticate-first';
 import { bodyParserError, jsonParser } from '../rest/middleware/body';
 import { type ByteBudget, uploadGuard } from '../rest/middleware/upload-guard';
@@ -35,6 +37,7 @@ export async function createGraphqlEndpoint(deps: {
   uploadBudget: ByteBudget;
   maxUploadBytes: number;
   uploadIdleTimeoutMs: number;
+  idempotency: IdempotencyService;
 }): Promise<GraphqlEndpoint> {
   const server = new ApolloServer<GraphQLContext>({
     schema: deps.schema,
@@ -71,6 +74,7 @@ export async function createGraphqlEndpoint(deps: {
       next(req.is('multipart/form-data') && valueTooDeep(req.body, deps.jsonMaxDepth) ? jsonTooDeep(deps.jsonMaxDepth) : undefined);
     },
     jsonParser(deps.bodyLimitBytes, deps.jsonMaxDepth),
+    graphqlIdempotency(deps.auth, deps.idempotency, deps.limits.maxTokens),
     expressMiddleware(server, {
       context: async ({ req, res }): Promise<GraphQLContext> => {
         const l = res.locals as RestLocals;
@@ -123,5 +127,7 @@ function graphqlBodyErrors(err: unknown, _req: Request, res: Response, next: Nex
 
 function sendGraphqlError(res: Response, e: AppError): void {
   if (e.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'ApiKey header="X-API-Key"');
-  res.status(e.status).json({ errors: [{ message: e.message, extensions: { code: e.code, status: e.status, ...(e.details ? { details: e.details } : {}) } }] });
+  if (isRetryLater(e)) res.setHeader('Retry-After', String(e.retryAfterSeconds));
+  const retry = isRetryLater(e) ? { retryAfter: e.retryAfterSeconds } : {};
+  res.status(e.status).json({ errors: [{ message: e.message, extensions: { code: e.code, status: e.status, ...(e.details ? { details: e.details } : {}), ...retry } }] });
 }

@@ -19,6 +19,7 @@ import { jsonBody } from './middleware/body';
 import { sendAppError } from './middleware/error-handler';
 import { type ByteBudget, uploadGuard } from './middleware/upload-guard';
 import { rateLimits } from './middleware/rate-limit';
+import { idempotentIssuing } from './middleware/idempotency';
 
 /** Path prefixes of Family A; their errors use the Family A envelope. */
 export const FAMILY_A_PREFIXES = ['/api', '/issuer', '/user', '/verifier'];
@@ -54,6 +55,8 @@ export function restRouter(services: Services, options: RestOptions): Router {
   r.use(uploadGuard({ budget: options.uploadBudget, maxRequestBytes: options.maxUploadBytes, idleTimeoutMs: options.uploadIdleTimeoutMs, respond: sendAppError }));
   r.use(jsonBody(options.bodyLimitBytes, options.jsonMaxDepth));
   r.use(rateLimits(services));
+  // Last before the routes: a replay still counts against the rate limits and write slots.
+  r.use(idempotentIssuing(services));
 
   const familyA = Router();
   familyA.use(userRoutes(services.auth, services.users, services.credentials, services.holderProofs));

@@ -35,6 +35,8 @@ import { VerificationService } from './family-a/verification.service';
 import { ZkpService } from './family-a/zkp.service';
 import { type RateLimitStore, RateLimitService, limitCredentialLookups, limitPerCredential } from './rate-limit.service';
 import { FairGate } from '../fairness/fair-gate';
+import { DEFAULT_IDEMPOTENCY_TTL_SECONDS } from '../config/config';
+import { type IdempotencyStore, IdempotencyService } from './idempotency.service';
 
 export interface Services {
   readonly auth: AuthService;
@@ -59,6 +61,8 @@ export interface Services {
   readonly rateLimits: RateLimitService;
   /** Per-tenant fair admission of write operations (the transports hold a slot per write). */
   readonly writes: FairGate;
+  /** Idempotency-Key records of issuing requests (the transports claim and complete them). */
+  readonly idempotency: IdempotencyService;
 }
 
 export interface ServiceDeps {
@@ -78,6 +82,7 @@ export interface ServiceDeps {
   readonly credentialRepo: PrismaCredentialRepository;
   readonly faces: FaceEngine;
   readonly rateLimitStore: RateLimitStore;
+  readonly idempotencyStore: IdempotencyStore;
 }
 
 const isRecord = (c: unknown): c is Record<string, unknown> => c !== null && typeof c === 'object' && !Array.isArray(c);
@@ -122,6 +127,7 @@ export function createServices(d: ServiceDeps): Services {
     biometrics: new BiometricsService(d.faces),
     zkpTokens: new ZkpTokensService(d.credentialRepo, d.templateRepo, d.dids, d.custody, d.clock),
     rateLimits,
+    idempotency: new IdempotencyService(d.idempotencyStore, { ttlSeconds: d.config.idempotencyTtlSeconds ?? DEFAULT_IDEMPOTENCY_TTL_SECONDS }),
     writes: new FairGate({
       limit: d.config.fairness.writeConcurrency,
       perOwnerLimit: d.config.fairness.tenantWriteConcurrency,

@@ -166,8 +166,8 @@ export function fillPath(path: string, values: readonly string[], raw: boolean):
 
 // ---------- nothing written ----------
 
-/** Tables whose whole purpose is to count requests (rate limits), if any: they may change. */
-const COUNTER_TABLE = /rate|limit|bucket|throttle|attempt/i;
+/** Tables whose whole purpose is to count requests (rate limits) or remember answers (idempotency keys): they may change. */
+const COUNTER_TABLE = /rate|limit|bucket|throttle|attempt|idempotency/i;
 
 export async function tableNames(server: TestServer): Promise<string[]> {
   const rows = await server.app.db.prisma.$queryRawUnsafe<{ table_name: string }[]>(

@@ -1,0 +1,163 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { canonicalize } from '../domain/canonical/jcs';
+import { AppError, RetryLaterError, invalidInput } from '../errors';
+
+/**
+ * `Idempotency-Key` (IETF draft "The Idempotency-Key HTTP Header Field") for issuing requests:
+ * the first request with a key runs and its answer is stored; a repeat of the same request gets
+ * that answer again instead of issuing twice. Records live in PostgreSQL, so every instance on the
+ * database agrees (the claim is one INSERT … ON CONFLICT DO NOTHING, which only one request wins).
+ */
+
+/** A key belongs to one API key of one tenant: another caller's identical key is a different key. */
+export interface IdempotencyScope {
+  readonly tenantId: string;
+  readonly apiKeyId: string;
+  readonly key: string;
+}
+
+/** The part of an answer that is replayed: status, the headers that describe the body, the bytes. */
+export interface StoredResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
+export interface IdempotencyRecord {
+  readonly fingerprint: string;
+  /** Undefined while the first request is still in flight. */
+  readonly response: StoredResponse | undefined;
+}
+
+/** The PostgreSQL side (src/db/repositories/idempotency.repository.ts); times come from the database clock. */
+export interface IdempotencyStore {
+  /** Inserts a fresh in-flight record; false when one exists already. */
+  claim(scope: IdempotencyScope, fingerprint: string, owner: string, ttlSeconds: number, leaseSeconds: number): Promise<boolean>;
+  /** Re-claims an expired record, or an abandoned in-flight one (lease over) of the same request. */
+  takeOver(scope: IdempotencyScope, fingerprint: string, owner: string, ttlSeconds: number, leaseSeconds: number): Promise<boolean>;
+  find(scope: IdempotencyScope): Promise<IdempotencyRecord | undefined>;
+  /** Stores the answer of the owner's claim. */
+  complete(scope: IdempotencyScope, owner: string, response: StoredResponse): Promise<void>;
+  /** Forgets the owner's in-flight claim, so a retry runs again. */
+  release(scope: IdempotencyScope, owner: string): Promise<void>;
+  /** Deletes expired records; returns how many. */
+  prune(): Promise<number>;
+}
+
+export type IdempotencyClaim = { readonly kind: 'claimed'; readonly owner: string } | { readonly kind: 'replay'; readonly response: StoredResponse };
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+const MAX_KEY_LENGTH = 255;
+// Visible ASCII only (the draft makes the key an sf-string; a space or control byte is refused).
+const KEY_RE = /^[\x21-\x7e]+$/;
+
+/**
+ * Client errors that a repeat of the same request would get again: stored and replayed like a
+ * success. 401/403 (keys and scopes change), 408, 409, 429 and every 5xx are not: the key is
+ * released and a retry runs for real.
+ */
+const DETERMINISTIC_CLIENT_ERRORS = new Set([400, 404, 405, 410, 413, 415, 422]);
+
+export function isStorableStatus(status: number): boolean {
+  return (status >= 200 && status < 300) || DETERMINISTIC_CLIENT_ERRORS.has(status);
+}
+
+/** The header value as a key, undefined when absent; a malformed key is a 400. */
+export function parseIdempotencyKey(raw: string | readonly string[] | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string') throw invalidInput('Idempotency-Key must be sent once');
+  if (raw.length === 0 || raw.length > MAX_KEY_LENGTH || !KEY_RE.test(raw)) {
+    throw invalidInput(`Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters`);
+  }
+  return raw;
+}
+
+/** What makes two requests "the same": method, path, canonical body and request-specific extras. */
+export interface RequestShape {
+  readonly method: string;
+  readonly path: string;
+  readonly body: unknown;
+  /** E.g. the query string or headers that carry part of the request (Family A holder proof). */
+  readonly extra?: Readonly<Record<string, string | undefined>>;
+}
+
+/** SHA-256 of the canonical (RFC 8785) form of the request shape. */
+export function fingerprintOf(shape: RequestShape): string {
+  let body: string;
+  try {
+    body = canonicalize(shape.body ?? null);
+  } catch {
+    // A body JSON cannot represent (e.g. parsed multipart uploads) has no stable fingerprint.
+    throw invalidInput('Idempotency-Key is only supported on JSON requests');
+  }
+  const extra = canonicalize(Object.fromEntries(Object.entries(shape.extra ?? {}).filter(([, v]) => v !== undefined)));
+  return createHash('sha256').update(canonicalize([shape.method.toUpperCase(), shape.path, body, extra])).digest('hex');
+}
+
+export interface IdempotencyOptions {
+  readonly ttlSeconds: number;
+  /**
+   * How long a claim may stay in flight before a repeat of the same request may take it over (an
+   * instance died mid-request). Longer than any request can run.
+   */
+  readonly leaseSeconds?: number;
+}
+
+const PRUNE_EVERY_MS = 60_000;
+
+export class IdempotencyService {
+  private lastPrune = 0;
+
+  constructor(
+    private readonly store: IdempotencyStore,
+    private readonly options: IdempotencyOptions,
+  ) {}
+
+  private get lease(): number {
+    return this.options.leaseSeconds ?? 300;
+  }
+
+  /**
+   * Claims the key for this request, or answers what a repeat gets: the stored response (same
+   * fingerprint, completed), 409 IDEMPOTENCY_IN_PROGRESS (same fingerprint, still running) or
+   * 422 IDEMPOTENCY_KEY_REUSED (another request).
+   */
+  async begin(scope: IdempotencyScope, fingerprint: string): Promise<IdempotencyClaim> {
+    this.pruneNow();
+    const owner = randomUUID();
+    const { ttlSeconds } = this.options;
+    // A record can vanish between the steps (its request failed and released it): try again.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (await this.store.claim(scope, fingerprint, owner, ttlSeconds, this.lease)) return { kind: 'claimed', owner };
+      if (await this.store.takeOver(scope, fingerprint, owner, ttlSeconds, this.lease)) return { kind: 'claimed', owner };
+      const found = await this.store.find(scope);
+      if (!found) continue;
+      if (found.fingerprint !== fingerprint) {
+        throw new AppError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was already used for a different request');
+      }
+      if (found.response) return { kind: 'replay', response: found.response };
+      break;
+    }
+    throw new RetryLaterError('IDEMPOTENCY_IN_PROGRESS', 'a request with this Idempotency-Key is still in progress, retry later', 1);
+  }
+
+  /** Stores the answer when a repeat should get it again; otherwise lets the key go. */
+  async finish(scope: IdempotencyScope, owner: string, response: StoredResponse, storable: boolean = isStorableStatus(response.status)): Promise<void> {
+    if (storable) await this.store.complete(scope, owner, response);
+    else await this.store.release(scope, owner);
+  }
+
+  /** Lets the key go (the request failed before it produced an answer). */
+  async abandon(scope: IdempotencyScope, owner: string): Promise<void> {
+    await this.store.release(scope, owner);
+  }
+
+  /** Expired records are dropped at most once a minute per instance, off the request path. */
+  private pruneNow(): void {
+    const now = Date.now();
+    if (now - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = now;
+    this.store.prune().catch(() => undefined);
+  }
+}
