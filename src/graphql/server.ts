@@ -4,7 +4,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
-import { AppError, isAppError } from '../errors';
+import { AppError, isAppError, publicDetails } from '../errors';
 import { authenticateFirst } from '../rest/middleware/authenticate-first';
 import { bodyParserError, jsonParser } from '../rest/middleware/body';
 import { type ByteBudget, uploadGuard } from '../rest/middleware/upload-guard';
@@ -123,5 +123,6 @@ function graphqlBodyErrors(err: unknown, _req: Request, res: Response, next: Nex
 
 function sendGraphqlError(res: Response, e: AppError): void {
   if (e.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'ApiKey header="X-API-Key"');
-  res.status(e.status).json({ errors: [{ message: e.message, extensions: { code: e.code, status: e.status, ...(e.details ? { details: e.details } : {}) } }] });
+  const details = publicDetails(e);
+  res.status(e.status).json({ errors: [{ message: e.message, extensions: { code: e.code, status: e.status, ...(details ? { details } : {}) } }] });
 }

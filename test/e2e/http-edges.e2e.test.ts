@@ -41,7 +41,7 @@ describe('client mistakes never answer 500', () => {
     const b = await request(server.baseUrl, 'GET', '/generate-keypair');
     expect(b.status).toBe(401);
     expect(b.headers.get('www-authenticate')).toMatch(/X-API-Key/);
-    expect(b.json).toEqual({ error: expect.any(String) });
+    expect(b.json).toEqual({ error: expect.any(String), code: 'UNAUTHENTICATED' });
     const a = await request(server.baseUrl, 'GET', '/api/user/generateKeyPair');
     expect(a.json).toEqual({ success: false, status: 401, code: 'UNAUTHENTICATED', message: expect.any(String) });
   });
