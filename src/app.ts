@@ -156,6 +156,8 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     limits: config.graphql,
     ...uploads,
     maxImageBytes: config.faces.maxImageBytes,
+    playground: config.graphqlUi.playground,
+    introspection: config.graphqlUi.introspection,
   });
 
   const http = express();

@@ -15,7 +15,7 @@ import type { RestLocals } from '../rest/context';
 import type { GraphQLContext } from './context';
 import { createFormatError } from './format-error';
 import { type GraphqlLimits, limitsPlugin } from './limits/limits-plugin';
-import { PLAYGROUND_HTML } from './playground';
+import { graphiqlRoutes } from './graphiql/routes';
 import { inputGuardPlugin } from './input-guard';
 
 export interface GraphqlEndpoint {
@@ -35,12 +35,16 @@ export async function createGraphqlEndpoint(deps: {
   uploadBudget: ByteBudget;
   maxUploadBytes: number;
   uploadIdleTimeoutMs: number;
+  /** GraphiQL on GET /graphql; off: a browser GET is 404. */
+  playground: boolean;
+  /** Off: introspection queries (`__schema`, `__type`) are refused as invalid. */
+  introspection: boolean;
 }): Promise<GraphqlEndpoint> {
   const server = new ApolloServer<GraphQLContext>({
     schema: deps.schema,
     formatError: createFormatError(deps.logger),
     includeStacktraceInErrorResponses: false,
-    introspection: true,
+    introspection: deps.introspection,
     plugins: [ApolloServerPluginLandingPageDisabled(), limitsPlugin<GraphQLContext>(deps.limits), inputGuardPlugin<GraphQLContext>()],
     parseOptions: { maxTokens: deps.limits.maxTokens },
     // main.ts owns graceful shutdown; Apollo's own signal handlers would race it.
@@ -49,13 +53,7 @@ export async function createGraphqlEndpoint(deps: {
   await server.start();
 
   const router = Router();
-  router.get('/graphql', (req, res, next) => {
-    if (req.query['query'] === undefined && req.accepts(['application/json', 'text/html']) === 'text/html') {
-      res.type('html').send(PLAYGROUND_HTML);
-      return;
-    }
-    next();
-  });
+  router.use(graphiqlRoutes({ enabled: deps.playground, notFound: sendGraphqlError }));
   router.use(
     '/graphql',
     // The key first, then the upload budget, then the body (see authenticateFirst).
