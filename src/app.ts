@@ -159,6 +159,8 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     ...uploads,
     maxImageBytes: config.faces.maxImageBytes,
     idempotency: services.idempotency,
+    playground: config.graphqlUi.playground,
+    introspection: config.graphqlUi.introspection,
   });
 
   const http = express();

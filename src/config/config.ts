@@ -54,6 +54,8 @@ export interface Config {
   readonly jsonMaxDepth: number;
   /** GraphQL depth, alias, cost and token limits (CREDGATE_GRAPHQL_MAX_DEPTH/_ALIASES/_COST/_TOKENS). */
   readonly graphql: GraphqlLimits;
+  /** GraphiQL at GET /graphql (CREDGATE_GRAPHQL_PLAYGROUND) and introspection (CREDGATE_GRAPHQL_INTROSPECTION). */
+  readonly graphqlUi: { readonly playground: boolean; readonly introspection: boolean };
   /** CREDGATE_HEADERS_TIMEOUT_MS, _REQUEST_TIMEOUT_MS, _MAX_CONNECTIONS, _UPLOAD_BUDGET_BYTES, _UPLOAD_IDLE_TIMEOUT_MS. */
   readonly http: HttpLimits;
   readonly faces: {
@@ -138,6 +140,16 @@ function parseBodyLimit(raw: string | undefined): number {
 }
 
 /** A positive integer from the environment within [min, max], or the default. */
+/** An on/off switch: true/false, 1/0, on/off, yes/no (any case); unset is the default. */
+function boolSetting(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return fallback;
+  const v = raw.trim().toLowerCase();
+  if (['true', '1', 'on', 'yes'].includes(v)) return true;
+  if (['false', '0', 'off', 'no'].includes(v)) return false;
+  throw new ConfigError(`${name} must be true or false`);
+}
+
 function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = nonEmpty(env, name);
   if (raw === undefined) return fallback;
@@ -238,6 +250,10 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
       maxAliases: intSetting(env, 'CREDGATE_GRAPHQL_MAX_ALIASES', DEFAULT_GRAPHQL_LIMITS.maxAliases, 0, 1000),
       maxCost: intSetting(env, 'CREDGATE_GRAPHQL_MAX_COST', DEFAULT_GRAPHQL_LIMITS.maxCost, 100, 1_000_000),
       maxTokens: intSetting(env, 'CREDGATE_GRAPHQL_MAX_TOKENS', DEFAULT_GRAPHQL_LIMITS.maxTokens, 1000, 1_000_000),
+    }),
+    graphqlUi: Object.freeze({
+      playground: boolSetting(env, 'CREDGATE_GRAPHQL_PLAYGROUND', true),
+      introspection: boolSetting(env, 'CREDGATE_GRAPHQL_INTROSPECTION', true),
     }),
     faces: Object.freeze(parseFaces(env)),
     canon: Object.freeze(parseCanon(env)),

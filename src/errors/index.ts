@@ -1,3 +1,4 @@
 export * from './codes';
 export * from './app-error';
 export * from './retry-later';
+export * from './details';

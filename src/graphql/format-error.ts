@@ -1,6 +1,6 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { isAppError, isRetryLater } from '../errors';
+import { isAppError, isRetryLater, publicDetails } from '../errors';
 import { databaseBusyError } from '../db/busy-errors';
 import type { Logger } from '../logging/logger';
 
@@ -27,13 +27,14 @@ export function createFormatError(logger: Logger) {
     const original = !isAppError(unwrapped) && error instanceof GraphQLError && isAppError(error.originalError) ? error.originalError : unwrapped;
     const base = { message: formatted.message, locations: formatted.locations, path: formatted.path };
     if (isAppError(original)) {
+      const details = publicDetails(original);
       return {
         ...base,
         message: original.message,
         extensions: {
           code: original.code,
           status: original.status,
-          ...(original.details ? { details: original.details } : {}),
+          ...(details ? { details } : {}),
           ...(isRetryLater(original) ? { retryAfter: original.retryAfterSeconds } : {}),
         },
       };

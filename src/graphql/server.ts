@@ -4,7 +4,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
-import { AppError, isAppError, isRetryLater } from '../errors';
+import { AppError, isAppError, isRetryLater, publicDetails } from '../errors';
 import type { IdempotencyService } from '../services/idempotency.service';
 import { graphqlIdempotency } from './idempotency';
 import { authenticateFirst } from '../rest/middleware/authenticate-first';
@@ -17,7 +17,7 @@ import type { RestLocals } from '../rest/context';
 import type { GraphQLContext } from './context';
 import { createFormatError } from './format-error';
 import { type GraphqlLimits, limitsPlugin } from './limits/limits-plugin';
-import { PLAYGROUND_HTML } from './playground';
+import { graphiqlRoutes } from './graphiql/routes';
 import { inputGuardPlugin } from './input-guard';
 
 export interface GraphqlEndpoint {
@@ -38,12 +38,16 @@ export async function createGraphqlEndpoint(deps: {
   maxUploadBytes: number;
   uploadIdleTimeoutMs: number;
   idempotency: IdempotencyService;
+  /** GraphiQL on GET /graphql; off: a browser GET is 404. */
+  playground: boolean;
+  /** Off: introspection queries (`__schema`, `__type`) are refused as invalid. */
+  introspection: boolean;
 }): Promise<GraphqlEndpoint> {
   const server = new ApolloServer<GraphQLContext>({
     schema: deps.schema,
     formatError: createFormatError(deps.logger),
     includeStacktraceInErrorResponses: false,
-    introspection: true,
+    introspection: deps.introspection,
     plugins: [ApolloServerPluginLandingPageDisabled(), limitsPlugin<GraphQLContext>(deps.limits), inputGuardPlugin<GraphQLContext>()],
     parseOptions: { maxTokens: deps.limits.maxTokens },
     // main.ts owns graceful shutdown; Apollo's own signal handlers would race it.
@@ -52,13 +56,7 @@ export async function createGraphqlEndpoint(deps: {
   await server.start();
 
   const router = Router();
-  router.get('/graphql', (req, res, next) => {
-    if (req.query['query'] === undefined && req.accepts(['application/json', 'text/html']) === 'text/html') {
-      res.type('html').send(PLAYGROUND_HTML);
-      return;
-    }
-    next();
-  });
+  router.use(graphiqlRoutes({ enabled: deps.playground, notFound: sendGraphqlError }));
   router.use(
     '/graphql',
     // The key first, then the upload budget, then the body (see authenticateFirst).
@@ -129,5 +127,6 @@ function sendGraphqlError(res: Response, e: AppError): void {
   if (e.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'ApiKey header="X-API-Key"');
   if (isRetryLater(e)) res.setHeader('Retry-After', String(e.retryAfterSeconds));
   const retry = isRetryLater(e) ? { retryAfter: e.retryAfterSeconds } : {};
-  res.status(e.status).json({ errors: [{ message: e.message, extensions: { code: e.code, status: e.status, ...(e.details ? { details: e.details } : {}), ...retry } }] });
+  const details = publicDetails(e);
+  res.status(e.status).json({ errors: [{ message: e.message, extensions: { code: e.code, status: e.status, ...(details ? { details } : {}), ...retry } }] });
 }

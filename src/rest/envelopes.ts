@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { AppError } from '../errors';
+import { type AppError, publicDetails } from '../errors';
 
 /** Family A success envelope: { success, data, message?, status }. */
 export function sendA(res: Response, status: number, data: unknown, message?: string): void {
@@ -7,16 +7,22 @@ export function sendA(res: Response, status: number, data: unknown, message?: st
 }
 
 export function familyAError(e: AppError): Record<string, unknown> {
+  const details = publicDetails(e);
   return {
     success: false,
     status: e.status,
     message: e.message,
     code: e.code,
-    ...(e.details ? { details: e.details } : {}),
+    ...(details ? { details } : {}),
   };
 }
 
-/** Family B errors are a single `error` string (interface reference, section 7). */
+/**
+ * Family B errors: the interface reference (section 7) only shows `{ error }`, so `error` stays the
+ * first field (clients reading just it keep working); `code` and the per-field `details` follow,
+ * the same ones GraphQL puts in `extensions`.
+ */
 export function familyBError(e: AppError): Record<string, unknown> {
-  return { error: e.message };
+  const details = publicDetails(e);
+  return { error: e.message, code: e.code, ...(details ? { details } : {}) };
 }

@@ -3,7 +3,7 @@ import type { RouteTable } from './route-table';
 
 /** Entry points a newcomer looks for; each is listed only when this build mounts it. */
 const CANDIDATES: readonly { readonly rel: string; readonly path: string; readonly title: string }[] = [
-  { rel: 'graphql', path: '/graphql', title: 'GraphQL endpoint (a browser GET opens the playground)' },
+  { rel: 'graphql', path: '/graphql', title: 'GraphQL endpoint (a browser GET opens GraphiQL)' },
   { rel: 'docs', path: '/docs', title: 'API reference' },
   { rel: 'openapi', path: '/openapi.json', title: 'OpenAPI document' },
   { rel: 'healthz', path: '/healthz', title: 'liveness probe' },

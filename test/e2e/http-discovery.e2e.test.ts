@@ -25,7 +25,7 @@ describe('405 Method Not Allowed', () => {
       const res = await request(server.baseUrl, 'GET', '/credentials/verify', { headers });
       expect(res.status).toBe(405);
       expect(allowOf(res.headers)).toEqual(['OPTIONS', 'POST']);
-      expect(res.json).toEqual({ error: expect.stringMatching(/method GET is not allowed.*POST/) });
+      expect(res.json).toEqual({ error: expect.stringMatching(/method GET is not allowed.*POST/), code: 'METHOD_NOT_ALLOWED' });
       expect(res.text).not.toMatch(/not found/i);
     }
   });
@@ -43,7 +43,7 @@ describe('405 Method Not Allowed', () => {
     for (const [method, path, allow] of cases) {
       const res = await request(server.baseUrl, method, path, { headers: { 'x-api-key': key } });
       expect({ method, path, status: res.status, allow: allowOf(res.headers) }).toEqual({ method, path, status: 405, allow });
-      expect(res.json).toEqual({ error: expect.any(String) });
+      expect(res.json).toEqual({ error: expect.any(String), code: 'METHOD_NOT_ALLOWED' });
     }
   });
 

@@ -41,7 +41,7 @@ describe('client mistakes never answer 500', () => {
     const b = await request(server.baseUrl, 'GET', '/generate-keypair');
     expect(b.status).toBe(401);
     expect(b.headers.get('www-authenticate')).toMatch(/X-API-Key/);
-    expect(b.json).toEqual({ error: expect.any(String) });
+    expect(b.json).toEqual({ error: expect.any(String), code: 'UNAUTHENTICATED' });
     const a = await request(server.baseUrl, 'GET', '/api/user/generateKeyPair');
     expect(a.json).toEqual({ success: false, status: 401, code: 'UNAUTHENTICATED', message: expect.any(String) });
   });
@@ -112,8 +112,9 @@ describe('the offline playground', () => {
     const r = await request(server.baseUrl, 'GET', '/graphql', { headers: { accept: 'text/html,application/xhtml+xml' } });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/text\/html/);
-    expect(r.text).toContain('Credgate GraphQL');
-    expect(r.text).not.toMatch(/<script[^>]+src=|<link[^>]+href=["']https?:/i);
+    expect(r.text).toContain('Credgate GraphiQL');
+    // Scripts and styles come from this host (test/e2e/graphiql.e2e.test.ts loads each of them).
+    expect(r.text).not.toMatch(/<(script|link)[^>]+(src|href)=["'](https?:)?\/\//i);
     // A JSON GET is still GraphQL over HTTP (and needs a key).
     const json = await request(server.baseUrl, 'GET', '/graphql?query=%7B__typename%7D', { headers: { accept: 'application/json', 'apollo-require-preflight': 'true' } });
     expect(json.status).toBe(401);

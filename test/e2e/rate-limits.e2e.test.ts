@@ -170,7 +170,7 @@ describe('per client address, on public routes', () => {
     expect(hits.every((h) => h.status === 404)).toBe(true);
     const refused = await request(server.baseUrl, 'GET', '/schema/Nothing');
     expectRateLimitedRest(refused);
-    expect(refused.json).toEqual({ error: expect.stringMatching(/rate limit/) });
+    expect(refused.json).toEqual({ error: expect.stringMatching(/rate limit/), code: 'RATE_LIMITED' });
     // Health probes are never limited.
     expect((await request(server.baseUrl, 'GET', '/healthz')).status).toBe(200);
   });

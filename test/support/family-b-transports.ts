@@ -6,7 +6,9 @@ import { type Outcome, gqlOutcome } from './transports';
 type Json = Record<string, any>;
 
 /** An outcome whose failure also carries the reason the service gave (REST `error`, GraphQL message). */
-export type FbOutcome<T> = { ok: true; data: T } | { ok: false; status: number; code?: string; message?: string };
+export type FbOutcome<T> =
+  | { ok: true; data: T }
+  | { ok: false; status: number; code?: string; message?: string; details?: { field: string; message: string }[] };
 
 /** One page of templates, normalised: REST `?first&after` object form, GraphQL connection. */
 export interface TemplatePageDoc {
@@ -59,8 +61,18 @@ export interface FamilyBTransport {
 
 function familyB<T>(res: HttpResponse, okStatus = 200): FbOutcome<T> {
   if (res.status >= 400) {
+    // Family B errors: `error` first (the interface reference's shape), then `code` and the
+    // per-field `details` GraphQL also returns.
     expect(typeof res.json?.error).toBe('string');
-    return { ok: false, status: res.status, message: res.json.error as string };
+    expect(Object.keys(res.json).slice(0, 2)).toEqual(['error', 'code']);
+    expect(typeof res.json.code).toBe('string');
+    return {
+      ok: false,
+      status: res.status,
+      code: res.json.code as string,
+      message: res.json.error as string,
+      ...(res.json.details !== undefined ? { details: res.json.details } : {}),
+    };
   }
   expect(res.status).toBe(okStatus);
   return { ok: true, data: res.json as T };
@@ -89,6 +101,8 @@ export function restFamilyB(server: TestServer): FamilyBTransport {
     verify: async (key, credential) => {
       const res = await call('POST', '/credentials/verify', key, { credential });
       if (res.status === 400 && Array.isArray(res.json?.checks)) {
+        expect(Object.keys(res.json).slice(0, 2)).toEqual(['error', 'code']);
+        expect(res.json.code).toBe('VERIFICATION_FAILED');
         // A failed verification names the failed checks in `error`.
         for (const c of res.json.checks.filter((x: { ok: boolean }) => !x.ok)) expect(res.json.error).toContain(c.check);
         return { ok: true, data: { verified: false, checks: res.json.checks, anchor: res.json.anchor } };
@@ -120,15 +134,19 @@ export function restFamilyB(server: TestServer): FamilyBTransport {
 /** gqlOutcome, keeping the error message as the failure reason. */
 async function gqlB<T>(fn: () => Promise<T>): Promise<FbOutcome<T>> {
   let message: string | undefined;
+  let details: { field: string; message: string }[] | undefined;
   const out: Outcome<T> = await gqlOutcome(async () => {
     try {
       return await fn();
     } catch (e) {
-      if (e instanceof CredgateGraphQLError) message = e.message;
+      if (e instanceof CredgateGraphQLError) {
+        message = e.message;
+        details = e.errors[0]?.extensions?.details as typeof details;
+      }
       throw e;
     }
   });
-  return out.ok ? out : { ...out, ...(message !== undefined ? { message } : {}) };
+  return out.ok ? out : { ...out, ...(message !== undefined ? { message } : {}), ...(details !== undefined ? { details } : {}) };
 }
 
 const strip = <T extends Json>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as T;

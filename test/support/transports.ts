@@ -52,10 +52,12 @@ function restFail(res: HttpResponse, family: 'A' | 'B'): Outcome<never> {
     expect(typeof res.json.message).toBe('string');
     return { ok: false, status: res.status, code: res.json.code };
   }
-  // Family B errors are exactly { error } (the universal resolver keeps its own result shape).
-  expect(Object.keys(res.json)).toEqual(['error']);
+  // Family B errors: `error` first, then `code` and (when the error has them) per-field
+  // `details` (the universal resolver keeps its own result shape).
+  expect(Object.keys(res.json).slice(0, 2)).toEqual(['error', 'code']);
+  expect(Object.keys(res.json).every((k) => ['error', 'code', 'details'].includes(k))).toBe(true);
   expect(typeof res.json.error).toBe('string');
-  return { ok: false, status: res.status };
+  return { ok: false, status: res.status, code: res.json.code };
 }
 
 function familyA<T>(res: HttpResponse): Outcome<T> {

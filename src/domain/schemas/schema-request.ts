@@ -14,6 +14,11 @@ import { IssueCollector, isPlainObject, ownValue, reportUnknownKeys } from './is
  * '+', '-', '.'; we leave out '+'), which also keeps `.`/`..` impossible.
  */
 export const SCHEMA_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9.-]{0,127}$/;
+/**
+ * The rule of {@link SCHEMA_NAME_PATTERN} in words, for error messages and docs: it must say
+ * exactly what is enforced (`P_assport` and `1Passport` are refused), so keep the two together.
+ */
+export const SCHEMA_NAME_RULE = '1-128 characters: an ASCII letter first, then ASCII letters, digits, "." or "-" (no "_", spaces or ":")';
 /** A dependant schema: a schema name, optionally pinned to a version (`name:3`). */
 export const SCHEMA_REFERENCE_PATTERN = /^[A-Za-z][A-Za-z0-9.-]{0,127}(?::[1-9][0-9]{0,8})?$/;
 export const MAX_DEPENDANT_SCHEMAS = 32;
@@ -43,7 +48,7 @@ function collectDependants(input: unknown, issues: IssueCollector): string[] {
   input.forEach((item: unknown, i) => {
     const p = `dependantSchemas[${i}]`;
     if (typeof item !== 'string' || !SCHEMA_REFERENCE_PATTERN.test(item)) {
-      issues.add(p, `${p} must be a schema name, optionally with :<version>`);
+      issues.add(p, `${p} must be a schema name (${SCHEMA_NAME_RULE}), optionally with :<version>`);
     } else if (out.includes(item)) {
       issues.add(p, `${p} repeats ${JSON.stringify(item)}`);
     } else {
@@ -70,10 +75,7 @@ export function parseSchemaRequest(input: unknown): SchemaDraft {
   reportUnknownKeys(body, REQUEST_FIELDS, 'body', issues);
   const schemaName = ownValue(body, 'schemaName');
   if (typeof schemaName !== 'string' || !SCHEMA_NAME_PATTERN.test(schemaName)) {
-    issues.add(
-      'schemaName',
-      'schemaName must be 1-128 characters: letters, digits, ".", "_" or "-", starting with a letter or digit',
-    );
+    issues.add('schemaName', `schemaName must be ${SCHEMA_NAME_RULE}`);
   }
   const description = ownValue(body, 'description');
   if (typeof description !== 'string') issues.add('description', 'description must be a string');

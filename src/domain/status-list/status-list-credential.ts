@@ -1,4 +1,4 @@
-import { AppError, type FieldIssue } from '../../errors';
+import { AppError, type FieldIssue, summarizeIssues } from '../../errors';
 
 /** VC Data Model 2.0 base context, the only context Bitstring Status List v1.0 requires. */
 export const CREDENTIALS_V2_CONTEXT = 'https://www.w3.org/ns/credentials/v2';
@@ -65,7 +65,7 @@ function purposeIssue(issues: FieldIssue[], field: string, v: unknown): void {
 }
 
 function throwIfAny(issues: FieldIssue[], what: string): void {
-  if (issues.length > 0) throw new AppError('INVALID_INPUT', `invalid ${what}`, issues);
+  if (issues.length > 0) throw new AppError('INVALID_INPUT', summarizeIssues(`invalid ${what}`, issues), issues);
 }
 
 /**

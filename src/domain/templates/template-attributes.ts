@@ -1,4 +1,4 @@
-import { AppError, type FieldIssue } from '../../errors';
+import { AppError, type FieldIssue, summarizeIssues } from '../../errors';
 import { isRfc3339DateTime, parseCalendarDate } from './date-values';
 
 /**
@@ -138,7 +138,7 @@ export function parseTemplateAttributes(input: unknown, field = 'attributes'): T
     seen.set(attr.attributeName, i);
     out.push(attr);
   });
-  if (issues.length > 0) throw new AppError('INVALID_INPUT', `${field} are invalid`, issues);
+  if (issues.length > 0) throw new AppError('INVALID_INPUT', summarizeIssues(`${field} are invalid`, issues), issues);
   return out;
 }
 

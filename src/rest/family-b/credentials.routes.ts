@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { ErrorCode } from '../../errors';
 import type { AuthService } from '../../services/auth.service';
 import type { FamilyBCredentialsService } from '../../services/family-b/credentials.service';
 import { actorOf } from '../context';
@@ -15,8 +16,9 @@ export function credentialRoutes(auth: AuthService, credentials: FamilyBCredenti
       return;
     }
     const failed = result.checks.filter((c) => !c.ok).map((c) => c.check);
-    // Failed verification is a 400 in Family B; the body names the failed checks.
-    res.status(400).json({ error: `Verification failed: ${failed.join(', ')}`, checks: result.checks, ...(result.anchor ? { anchor: result.anchor } : {}) });
+    // Failed verification is a 400 in Family B; the body names the failed checks (`code` as in
+    // every Family B error; the per-check results are the details).
+    res.status(400).json({ error: `Verification failed: ${failed.join(', ')}`, code: 'VERIFICATION_FAILED' satisfies ErrorCode, checks: result.checks, ...(result.anchor ? { anchor: result.anchor } : {}) });
   });
 
   r.post('/credentials', authorize(auth, ['issuer']), async (req, res) => {

@@ -1,7 +1,7 @@
 import { AppError, type FieldIssue, invalidInput, notFound } from '../../errors';
 import { bytesToBase64 } from '../../domain/encoding';
 import type { SchemaRecord, SchemaRepository } from '../../domain/ports';
-import { SCHEMA_NAME_PATTERN, buildSchemaBody, parseSchemaRequest } from '../../domain/schemas';
+import { SCHEMA_NAME_PATTERN, SCHEMA_NAME_RULE, buildSchemaBody, parseSchemaRequest } from '../../domain/schemas';
 import type { Actor } from '../../domain/tenancy/actor';
 
 /** Schema record of interface reference 2.2. */
@@ -25,7 +25,10 @@ export const toSchemaView = (r: SchemaRecord): SchemaView => ({
 /** `Name` or `Name:3`. */
 export function parseSchemaRef(ref: string): { name: string; version: number | undefined } {
   const m = /^([^:]+)(?::([1-9][0-9]{0,8}))?$/.exec(ref);
-  if (!m || !SCHEMA_NAME_PATTERN.test(m[1]!)) throw invalidInput('schemaName must be <name> or <name>:<version>', [{ field: 'schemaName', message: 'malformed' }]);
+  if (!m || !SCHEMA_NAME_PATTERN.test(m[1]!)) {
+    const message = `schemaName must be <name> or <name>:<version>, the name being ${SCHEMA_NAME_RULE}`;
+    throw invalidInput(message, [{ field: 'schemaName', message }]);
+  }
   return { name: m[1]!, version: m[2] === undefined ? undefined : Number(m[2]) };
 }
 

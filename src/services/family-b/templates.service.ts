@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { AppError, invalidInput, notFound } from '../../errors';
+import { AppError, type FieldIssue, invalidInput, notFound, summarizeIssues } from '../../errors';
 import { canonicalBytes } from '../../domain/canonical';
 import { CREDENTIALS_V1_URL, CREDGATE_V1_CONTEXT_URL } from '../../domain/contexts';
 import { parseServiceDid } from '../../domain/dids/service-did';
@@ -51,7 +51,7 @@ interface TemplateInput {
 function parseTemplateInput(body: unknown): TemplateInput {
   if (!isObject(body)) throw invalidInput('request body must be a JSON object');
   const { templateName, description, issuer } = body;
-  const issues = [];
+  const issues: FieldIssue[] = [];
   if (typeof templateName !== 'string' || !NAME_RE.test(templateName)) issues.push({ field: 'templateName', message: 'letters, digits, space . _ - (1-128), starting with a letter or digit' });
   if (typeof description !== 'string' || description.length > 1000) issues.push({ field: 'description', message: 'required string (max 1000)' });
   if (typeof issuer !== 'string' || issuer.length > 512) issues.push({ field: 'issuer', message: 'required DID string' });
@@ -69,7 +69,7 @@ function parseTemplateInput(body: unknown): TemplateInput {
     if (!(e instanceof AppError)) throw e;
     issues.push(...(e.details ?? [{ field: 'expiration', message: e.message }]));
   }
-  if (issues.length > 0 || !expiration) throw invalidInput('invalid template', issues);
+  if (issues.length > 0 || !expiration) throw invalidInput(summarizeIssues('invalid template', issues), issues);
   return { templateName: templateName as string, description: description as string, issuer: issuer as string, attributes, expiration };
 }
 
