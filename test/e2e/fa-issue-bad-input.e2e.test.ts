@@ -1,18 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { type TestServer, startTestServer } from '../support/harness';
+import { useTestServer } from '../support/harness';
 import type { HolderHeaders } from '../support/family-a-transports';
 import type { Outcome } from '../support/transports';
 import { FAMILY_A_TRANSPORTS, consent, newHolder, newParty, schemaBody, subject, unwrap } from '../support/family-a-fixtures';
 
 jest.setTimeout(90_000);
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
 /** Every table a Family A issuance (or its first-use issuer DID) could write to. */
 async function snapshot(): Promise<Record<string, number>> {

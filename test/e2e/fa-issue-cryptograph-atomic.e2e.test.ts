@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type TestServer, startTestServer } from '../support/harness';
+import { useTestServer } from '../support/harness';
 import { FAMILY_A_TRANSPORTS, consent, newHolder, newParty, schemaBody, subject, unwrap } from '../support/family-a-fixtures';
 
 /**
@@ -7,13 +7,7 @@ import { FAMILY_A_TRANSPORTS, consent, newHolder, newParty, schemaBody, subject,
  * `downloadCryptograph=true`. The request must fail as a client error BEFORE anything is stored,
  * so a retry cannot leave duplicate live credentials behind ("bad input changes nothing").
  */
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
 describe.each(FAMILY_A_TRANSPORTS)('cryptograph download is all-or-nothing through %s', (name) => {
   test('too large for a QR code: 400 on every retry and no credential row, then a normal issue works', async () => {

@@ -2,19 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { FACE_MODEL_ID } from '../../src/biometrics/model';
 import { encodeTemplate } from '../../src/biometrics/template-format';
 import { decodeCryptograph } from '../../src/domain/cryptograph';
-import { type TestServer, startTestServer } from '../support/harness';
+import { useTestServer } from '../support/harness';
 import { FAMILY_A_TRANSPORTS, type Holder, type Party, consent, newHolder, newParty, schemaBody, subject, unwrap } from '../support/family-a-fixtures';
 import type { HolderHeaders, IssueBody } from '../support/family-a-transports';
 
 jest.setTimeout(60_000);
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
 /**
  * Synthetic face templates in the engine's own format (no photo, no model run): `near` is within

@@ -1,17 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { type TestServer, startTestServer } from '../support/harness';
+import { useTestServer } from '../support/harness';
 import { request } from '../support/http';
 import { FAMILY_A_TRANSPORTS, consent, newHolder, newParty, schemaBody, subject, unwrap } from '../support/family-a-fixtures';
 
 jest.setTimeout(60_000);
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
 /** Reference 2.4: `credentialSchema.id` is a URL ending in `/schema/<schema_name>` (no version). */
 describe.each(FAMILY_A_TRANSPORTS)('credentialSchema.id through %s', (name) => {

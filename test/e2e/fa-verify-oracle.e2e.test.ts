@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { encodeTemplate } from '../../src/biometrics/template-format';
 import { CREDGATE_VOCAB } from '../../src/domain/contexts';
-import { type TestServer, startTestServer } from '../support/harness';
+import { useTestServer } from '../support/harness';
 import type { Verification, ZkpOut } from '../support/family-a-transports';
 import { FAMILY_A_TRANSPORTS, type Holder, type Party, consent, newHolder, newParty, schemaBody, subject, unwrap } from '../support/family-a-fixtures';
 
@@ -10,13 +10,7 @@ import { FAMILY_A_TRANSPORTS, type Holder, type Party, consent, newHolder, newPa
  * substitution, zkpValidation hiding verifyParams, a false ZKP condition read as valid, and the
  * successor of a superseded credential named to strangers.
  */
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
 type Doc = Record<string, any>;
 const clone = (d: Doc): Doc => JSON.parse(JSON.stringify(d)) as Doc;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type TestServer, startTestServer } from '../support/harness';
+import { useTestServer } from '../support/harness';
 import type { Verification, VerifyHeaders, ZkpOut } from '../support/family-a-transports';
 import { FAMILY_A_TRANSPORTS, type Holder, type Party, newHolder, newParty, schemaBody, subject, unwrap } from '../support/family-a-fixtures';
 
@@ -8,13 +8,7 @@ import { FAMILY_A_TRANSPORTS, type Holder, type Party, newHolder, newParty, sche
  * another schema, the static userSignature replayed as "User is valid" or to revoke, and a ZKP
  * certificate whose predicate, evaluation time and credential are not in what the issuer signed.
  */
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
 type Doc = Record<string, any>;
 const clone = (d: Doc): Doc => JSON.parse(JSON.stringify(d)) as Doc;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { CredgateUpload } from '../../src/sdk';
-import { type TestServer, startTestServer } from '../support/harness';
+import { useTestServer } from '../support/harness';
 import { sharedPath } from '../support/shared';
 import { gqlOutcome } from '../support/transports';
 
@@ -13,13 +13,7 @@ import { gqlOutcome } from '../support/transports';
  */
 const photo = (name: string): Buffer => readFileSync(sharedPath('faces', name));
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
 async function uploadRest(key: string): Promise<{ status: number; retryAfter: string | null }> {
   const form = new FormData();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { CredgateUpload } from '../../src/sdk';
-import { type TestServer, startTestServer } from '../support/harness';
+import { useTestServer } from '../support/harness';
 import { request } from '../support/http';
 import { sharedPath } from '../support/shared';
 import { type Outcome, gqlOutcome } from '../support/transports';
@@ -15,13 +15,7 @@ const MAX_IMAGE_BYTES = 700_000;
 /** A real JPEG padded past the limit (JPEG decoders ignore bytes after the end marker). */
 const oversize = (): Buffer => Buffer.concat([photo('obama_3.jpg'), Buffer.alloc(MAX_IMAGE_BYTES, 0)]);
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ env: { faces: { threshold: 0.6, maxImageBytes: MAX_IMAGE_BYTES, workers: 2 } } });
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer(() => ({ env: { faces: { threshold: 0.6, maxImageBytes: MAX_IMAGE_BYTES, workers: 2 } } }));
 
 interface Face {
   pos: string;

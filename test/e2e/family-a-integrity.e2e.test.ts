@@ -1,14 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { type TestServer, startTestServer } from '../support/harness';
+import { useTestServer } from '../support/harness';
 import { FAMILY_A_TRANSPORTS, type Holder, type Party, consent, newHolder, newParty, schemaBody, subject, unwrap } from '../support/family-a-fixtures';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
 type Doc = Record<string, any>;
 const clone = (d: Doc): Doc => JSON.parse(JSON.stringify(d)) as Doc;

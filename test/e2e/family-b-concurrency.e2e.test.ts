@@ -1,17 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { rootFromLeafHashes } from '../../src/domain/merkle';
-import { type TestServer, startTestServer } from '../support/harness';
+import { useTestServer } from '../support/harness';
 import { unwrap } from '../support/family-a-fixtures';
 import { type FamilyBTransport, graphqlFamilyB, restFamilyB } from '../support/family-b-transports';
 import { type Transport, graphqlTransport, restTransport } from '../support/transports';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
 describe.each(['REST', 'GraphQL'])('Family B under concurrency through %s', (name) => {
   let t: FamilyBTransport;

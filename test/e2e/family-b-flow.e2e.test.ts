@@ -2,18 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { canonicalBytes } from '../../src/domain/canonical';
 import { leafHash, openCheckpoint, verifyInclusion } from '../../src/domain/merkle';
-import { type TestServer, startTestServer } from '../support/harness';
+import { useTestServer } from '../support/harness';
 import { type FamilyBTransport, graphqlFamilyB, restFamilyB } from '../support/family-b-transports';
 import { type Transport, graphqlTransport, restTransport } from '../support/transports';
 import { unwrap } from '../support/family-a-fixtures';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
 type Json = Record<string, any>;
 const clone = (d: Json): Json => JSON.parse(JSON.stringify(d)) as Json;

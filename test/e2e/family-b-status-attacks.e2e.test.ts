@@ -4,7 +4,7 @@ import { hexToBytes } from '../../src/domain/encoding';
 import { decodeList } from '../../src/domain/status-list';
 import { unwrap } from '../support/family-a-fixtures';
 import { type FbParty, MovableClock, fbParty } from '../support/family-b-fixtures';
-import { type TestServer, startTestServer } from '../support/harness';
+import { useTestServer } from '../support/harness';
 import { request } from '../support/http';
 
 /*
@@ -15,13 +15,7 @@ import { request } from '../support/http';
  */
 
 const clock = new MovableClock();
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ clock });
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer(() => ({ clock }));
 afterEach(() => clock.reset());
 
 type Json = Record<string, any>;

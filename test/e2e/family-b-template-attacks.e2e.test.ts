@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { unwrap } from '../support/family-a-fixtures';
 import { FB_ATTRIBUTES, type FbParty, fbParty } from '../support/family-b-fixtures';
-import { type TestServer, startTestServer } from '../support/harness';
+import { useTestServer } from '../support/harness';
 import { request } from '../support/http';
 
 /*
@@ -9,13 +9,7 @@ import { request } from '../support/http';
  * a non-UUID template id reached PostgreSQL's uuid cast, answered 500 and logged Prisma internals.
  */
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
 type Json = Record<string, any>;
 const BAD_IDS = ['not-a-uuid', '-'.repeat(36), 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz', '00000000-0000-4000-8000-00000000000g', 'x'.repeat(5000)];

@@ -3,7 +3,7 @@ import { bytesToHex, hexToBytes } from '../../src/domain/encoding';
 import { secp256k1SignMessage } from '../../src/domain/keys';
 import { unwrap } from '../support/family-a-fixtures';
 import { type FbParty, MovableClock, fbParty } from '../support/family-b-fixtures';
-import { type TestServer, startTestServer } from '../support/harness';
+import { useTestServer } from '../support/harness';
 
 /*
  * Attacks on POST /verifyZkpToken (issue 8, "ZKP tokens", "Revocation reaches derived things").
@@ -13,13 +13,7 @@ import { type TestServer, startTestServer } from '../support/harness';
  */
 
 const clock = new MovableClock();
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ clock });
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer(() => ({ clock }));
 afterEach(() => clock.reset());
 
 type Json = Record<string, any>;

@@ -8,19 +8,13 @@
  * credential with B's (captured) consent signature.
  */
 import { randomBytes } from 'node:crypto';
-import { type TestServer, startTestServer } from '../support/harness';
+import { useTestServer } from '../support/harness';
 import { type FamilyBTransport, graphqlFamilyB, restFamilyB } from '../support/family-b-transports';
 import { type Transport, graphqlTransport, restTransport } from '../support/transports';
 import { type Holder, FAMILY_A_TRANSPORTS, consent, newHolder, newParty, schemaBody, subject, unwrap } from '../support/family-a-fixtures';
 import { AppError } from '../../src/errors';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
 type Json = Record<string, any>;
 

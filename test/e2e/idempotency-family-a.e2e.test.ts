@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type TestServer, startTestServer } from '../support/harness';
+import { useTestServer } from '../support/harness';
 import { request } from '../support/http';
 import type { HolderHeaders } from '../support/family-a-transports';
 import { FAMILY_A_TRANSPORTS, consent, newHolder, newParty, schemaBody, subject, unwrap } from '../support/family-a-fixtures';
@@ -12,13 +12,7 @@ jest.setTimeout(90_000);
  * holder's consent headers are part of the request, so another holder with the same key is 422.
  */
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
 const issuedCount = async (): Promise<number> => server.app.db.prisma.issuedCredential.count();
 const newKey = (): string => `idem-a-${randomBytes(8).toString('hex')}`;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../src/config';
 import { CredgateGraphQLError } from '../../src/sdk';
-import { type TestServer, startTestServer } from '../support/harness';
+import { type TestServer, startTestServer, useTestServer } from '../support/harness';
 import { type HttpResponse, request } from '../support/http';
 import { ATTRIBUTES, consent, newHolder, newParty, subject, unwrap } from '../support/family-a-fixtures';
 import { createTestDatabase } from '../support/test-db';
@@ -17,13 +17,7 @@ import { createTestDatabase } from '../support/test-db';
  */
 const LIMITS: Config['rateLimits'] = { windowSeconds: 86_400, perApiKey: 6, perCredential: 5, perIp: 8 };
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ env: { rateLimits: LIMITS } });
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer(() => ({ env: { rateLimits: LIMITS } }));
 
 type Attempt = { ok: boolean; status: number; code?: string; retryAfter?: number };
 

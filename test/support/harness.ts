@@ -111,3 +111,24 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     },
   };
 }
+
+/**
+ * The usual suite set-up in one call: a server started before the file's tests and stopped (its
+ * database dropped) after them. The returned object stands for that server once `beforeAll` ran.
+ * Options are read when the server starts, so they may name values set up earlier in the file.
+ */
+export function useTestServer(options: () => StartOptions = () => ({})): TestServer {
+  let current: TestServer | undefined;
+  beforeAll(async () => {
+    current = await startTestServer(options());
+  });
+  afterAll(async () => {
+    await current?.stop();
+  });
+  return new Proxy({} as TestServer, {
+    get(_target, key) {
+      if (!current) throw new Error('useTestServer: the server starts in beforeAll');
+      return Reflect.get(current, key, current) as unknown;
+    },
+  });
+}
