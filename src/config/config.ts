@@ -2,6 +2,9 @@ import path from 'node:path';
 import { DEFAULT_JSONLD_BUDGET } from '../domain/contexts/jsonld-budget';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from '../graphql/limits/limits';
 import { type DbTimeouts, type FairnessConfig, type RateLimitConfig, parseDbTimeouts, parseFairness, parseRateLimits } from './limits';
+import { ConfigError, intSetting, nonEmpty } from './settings';
+
+export { ConfigError } from './settings';
 
 export type { DbTimeouts, FairnessConfig, RateLimitConfig } from './limits';
 
@@ -86,22 +89,10 @@ export interface Config {
 }
 
 /** Raised for a bad environment; main prints its one-line message and exits non-zero. */
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
-
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 // DID Core: method-name = 1*method-char (lowercase letters and digits).
 const METHOD_RE = /^[a-z0-9]+$/;
 const NETWORK_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-
-function nonEmpty(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const v = env[name];
-  return v === undefined || v.trim() === '' ? undefined : v.trim();
-}
 
 function parsePort(raw: string | undefined): number {
   if (raw === undefined) return 4000;
@@ -148,15 +139,6 @@ function boolSetting(env: NodeJS.ProcessEnv, name: string, fallback: boolean): b
   if (['true', '1', 'on', 'yes'].includes(v)) return true;
   if (['false', '0', 'off', 'no'].includes(v)) return false;
   throw new ConfigError(`${name} must be true or false`);
-}
-
-function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = nonEmpty(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
-  }
-  return Number(raw);
 }
 
 function parseFaces(env: NodeJS.ProcessEnv): Config['faces'] {
@@ -231,7 +213,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
   } catch {
     throw new ConfigError('CREDGATE_PUBLIC_URL is not a valid URL');
   }
-  const dbTimeouts = parseDbTimeouts(env, (m) => new ConfigError(m));
+  const dbTimeouts = parseDbTimeouts(env);
   return Object.freeze({
     port,
     host,
@@ -264,9 +246,9 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
       uploadBudgetBytes: intSetting(env, 'CREDGATE_UPLOAD_BUDGET_BYTES', DEFAULT_HTTP_LIMITS.uploadBudgetBytes, 1024 * 1024, 2 ** 40),
       uploadIdleTimeoutMs: intSetting(env, 'CREDGATE_UPLOAD_IDLE_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.uploadIdleTimeoutMs, 100, 600_000),
     }),
-    rateLimits: parseRateLimits(env, (m) => new ConfigError(m)),
+    rateLimits: parseRateLimits(env),
     dbTimeouts,
     idempotencyTtlSeconds: intSetting(env, 'CREDGATE_IDEMPOTENCY_TTL_SECONDS', DEFAULT_IDEMPOTENCY_TTL_SECONDS, 60, 30 * 86_400),
-    fairness: parseFairness(env, dbTimeouts, (m) => new ConfigError(m)),
+    fairness: parseFairness(env, dbTimeouts),
   });
 }

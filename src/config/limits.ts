@@ -1,3 +1,5 @@
+import { ConfigError, intSetting } from './settings';
+
 /**
  * Rate limits, per-tenant fairness and database timeouts: parsed from the environment here so
  * config.ts stays a list of fields. Every default is documented in docs/security/limits.md.
@@ -38,44 +40,35 @@ export const RATE_LIMIT_DEFAULTS: RateLimitConfig = { windowSeconds: 60, perApiK
 export const FAIRNESS_DEFAULTS: FairnessConfig = { writeConcurrency: 8, tenantWriteConcurrency: 3, tenantWriteQueue: 256, faceTenantShare: undefined };
 export const DB_TIMEOUT_DEFAULTS: DbTimeouts = { poolSize: 10, lockTimeoutMs: 5000, statementTimeoutMs: 30000 };
 
-type Fail = (message: string) => Error;
-
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, fail: Fail): number {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw fail(`${name} must be an integer from ${min} to ${max}`);
-  return Number(raw);
-}
-
-export function parseRateLimits(env: NodeJS.ProcessEnv, fail: Fail): RateLimitConfig {
+export function parseRateLimits(env: NodeJS.ProcessEnv): RateLimitConfig {
   const d = RATE_LIMIT_DEFAULTS;
   return Object.freeze({
-    windowSeconds: int(env, 'CREDGATE_RATE_LIMIT_WINDOW_SECONDS', d.windowSeconds, 1, 86_400, fail),
-    perApiKey: int(env, 'CREDGATE_RATE_LIMIT_PER_API_KEY', d.perApiKey, 0, 1_000_000, fail),
-    perCredential: int(env, 'CREDGATE_RATE_LIMIT_PER_CREDENTIAL', d.perCredential, 0, 1_000_000, fail),
-    perIp: int(env, 'CREDGATE_RATE_LIMIT_PER_IP', d.perIp, 0, 1_000_000, fail),
+    windowSeconds: intSetting(env, 'CREDGATE_RATE_LIMIT_WINDOW_SECONDS', d.windowSeconds, 1, 86_400),
+    perApiKey: intSetting(env, 'CREDGATE_RATE_LIMIT_PER_API_KEY', d.perApiKey, 0, 1_000_000),
+    perCredential: intSetting(env, 'CREDGATE_RATE_LIMIT_PER_CREDENTIAL', d.perCredential, 0, 1_000_000),
+    perIp: intSetting(env, 'CREDGATE_RATE_LIMIT_PER_IP', d.perIp, 0, 1_000_000),
   });
 }
 
-export function parseDbTimeouts(env: NodeJS.ProcessEnv, fail: Fail): DbTimeouts {
+export function parseDbTimeouts(env: NodeJS.ProcessEnv): DbTimeouts {
   const d = DB_TIMEOUT_DEFAULTS;
   return Object.freeze({
-    poolSize: int(env, 'CREDGATE_DB_POOL_SIZE', d.poolSize, 2, 1000, fail),
-    lockTimeoutMs: int(env, 'CREDGATE_DB_LOCK_TIMEOUT_MS', d.lockTimeoutMs, 1, 600_000, fail),
-    statementTimeoutMs: int(env, 'CREDGATE_DB_STATEMENT_TIMEOUT_MS', d.statementTimeoutMs, 1, 3_600_000, fail),
+    poolSize: intSetting(env, 'CREDGATE_DB_POOL_SIZE', d.poolSize, 2, 1000),
+    lockTimeoutMs: intSetting(env, 'CREDGATE_DB_LOCK_TIMEOUT_MS', d.lockTimeoutMs, 1, 600_000),
+    statementTimeoutMs: intSetting(env, 'CREDGATE_DB_STATEMENT_TIMEOUT_MS', d.statementTimeoutMs, 1, 3_600_000),
   });
 }
 
-export function parseFairness(env: NodeJS.ProcessEnv, db: DbTimeouts, fail: Fail): FairnessConfig {
+export function parseFairness(env: NodeJS.ProcessEnv, db: DbTimeouts): FairnessConfig {
   // Two connections stay free of writes by default, so a read never waits behind a write burst.
-  const writeConcurrency = int(env, 'CREDGATE_WRITE_CONCURRENCY', Math.max(1, db.poolSize - 2), 1, 1000, fail);
-  const tenantWriteConcurrency = int(env, 'CREDGATE_TENANT_WRITE_CONCURRENCY', Math.min(FAIRNESS_DEFAULTS.tenantWriteConcurrency, writeConcurrency), 1, 1000, fail);
-  if (tenantWriteConcurrency > writeConcurrency) throw fail('CREDGATE_TENANT_WRITE_CONCURRENCY must not exceed CREDGATE_WRITE_CONCURRENCY');
+  const writeConcurrency = intSetting(env, 'CREDGATE_WRITE_CONCURRENCY', Math.max(1, db.poolSize - 2), 1, 1000);
+  const tenantWriteConcurrency = intSetting(env, 'CREDGATE_TENANT_WRITE_CONCURRENCY', Math.min(FAIRNESS_DEFAULTS.tenantWriteConcurrency, writeConcurrency), 1, 1000);
+  if (tenantWriteConcurrency > writeConcurrency) throw new ConfigError('CREDGATE_TENANT_WRITE_CONCURRENCY must not exceed CREDGATE_WRITE_CONCURRENCY');
   const share = env['CREDGATE_FACE_TENANT_SHARE']?.trim();
   return Object.freeze({
     writeConcurrency,
     tenantWriteConcurrency,
-    tenantWriteQueue: int(env, 'CREDGATE_TENANT_WRITE_QUEUE', FAIRNESS_DEFAULTS.tenantWriteQueue, 0, 100_000, fail),
-    faceTenantShare: share === undefined || share === '' ? undefined : int(env, 'CREDGATE_FACE_TENANT_SHARE', 1, 1, 10_000, fail),
+    tenantWriteQueue: intSetting(env, 'CREDGATE_TENANT_WRITE_QUEUE', FAIRNESS_DEFAULTS.tenantWriteQueue, 0, 100_000),
+    faceTenantShare: share === undefined || share === '' ? undefined : intSetting(env, 'CREDGATE_FACE_TENANT_SHARE', 1, 1, 10_000),
   });
 }
