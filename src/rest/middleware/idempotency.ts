@@ -1,9 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { Actor } from '../../domain/tenancy/actor';
 import { invalidInput } from '../../errors';
 import type { Services } from '../../services';
 import { IDEMPOTENCY_HEADER, fingerprintOf, parseIdempotencyKey } from '../../services/idempotency.service';
 import type { RestLocals } from '../context';
+import { optionalActor } from './optional-actor';
 import { captureResponse, replayResponse } from './idempotent-response';
 
 /**
@@ -29,16 +29,6 @@ function routeKey(path: string): string {
   return path.toLowerCase().replace(/\/$/, '').replace(/^\/api(?=\/)/, '');
 }
 
-async function actorOf(services: Services, req: Request, res: Response): Promise<Actor | undefined> {
-  const l = res.locals as RestLocals;
-  if (l.actor) return l.actor;
-  try {
-    return await services.auth.authenticate(req.get('x-api-key'));
-  } catch {
-    return undefined; // the route's own `authorize` answers 401/403
-  }
-}
-
 /**
  * `Idempotency-Key` on issuing POSTs: the first request runs and its answer is stored; a repeat
  * replays it (`Idempotent-Replayed: true`). Runs after authentication, body parsing and the
@@ -52,7 +42,7 @@ export function idempotentIssuing(services: Services) {
     }
     try {
       const key = parseIdempotencyKey(req.headers[IDEMPOTENCY_HEADER])!;
-      const actor = await actorOf(services, req, res);
+      const actor = await optionalActor(services.auth, req, res);
       if (!actor) {
         next();
         return;

@@ -1,8 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { Actor } from '../../domain/tenancy/actor';
 import { runAsTenant } from '../../fairness/tenant-context';
 import type { Services } from '../../services';
-import type { RestLocals } from '../context';
+import { optionalActor } from './optional-actor';
 
 /**
  * Oracle-shaped operations: each answer tells the caller something about a secret or a sealed
@@ -26,17 +25,6 @@ const PUBLIC_PATHS = [/^\/status\/[^/]+\/?$/i, /^\/schema\/[^/]+\/?$/i, /^\/t\/[
 const NOT_WRITES = [/^(\/api)?\/user\/(image\/)?createTemplate\/?$/i];
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-async function actorOf(services: Services, req: Request, res: Response): Promise<Actor | undefined> {
-  const l = res.locals as RestLocals;
-  if (l.actor) return l.actor;
-  try {
-    return await services.auth.authenticate(req.get('x-api-key'));
-  } catch {
-    // The route's own `authorize` answers 401/403 (and an unknown path 404), exactly as before.
-    return undefined;
-  }
-}
 
 /**
  * Traffic control for REST, before any route: per-IP limits on public routes, per-API-key limits
@@ -62,7 +50,7 @@ export function rateLimits(services: Services) {
       };
       res.once('finish', done);
       res.once('close', done);
-      const actor = await actorOf(services, req, res);
+      const actor = await optionalActor(services.auth, req, res);
       if (!actor) {
         next();
         return;
