@@ -74,7 +74,7 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
   const { config, logger } = options;
   const db = await openDatabase(config.database, config.dbTimeouts);
   try {
-    const applied = await migrate(db.sql, readMigrations());
+    const applied = await migrate(db.sql, readMigrations(), (name) => logger.info({ migration: name }, 'applying database migration'));
     if (applied.length > 0) logger.info({ applied }, 'applied database migrations');
     // The master key is checked against the database before anything is sealed or signed with it.
     const masterKey = resolveMasterKey(config, logger, await databaseHasMasterKey(db.prisma));
@@ -88,14 +88,15 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
     });
     const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
     // Workers and models start on the first face request, not at boot.
-    const faces = lazyFaceEngine(() =>
-      createFaceEngine({
+    const faces = lazyFaceEngine(() => {
+      logger.info('loading the face model for the first face request (about 1.5 s per worker)');
+      return createFaceEngine({
         threshold: config.faces.threshold,
         maxImageBytes: config.faces.maxImageBytes,
         ...(config.faces.workers ? { workers: config.faces.workers } : {}),
         ...(config.fairness.faceTenantShare !== undefined ? { tenantShare: config.fairness.faceTenantShare } : {}),
-      }),
-    );
+      });
+    });
     const services = createServices({
       config,
       clock: options.clock ?? systemClock,
