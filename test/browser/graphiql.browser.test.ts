@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { unwrap } from '../support/family-a-fixtures';
 import { FB_VALUES, type FbParty, fbParty } from '../support/family-b-fixtures';
@@ -180,4 +181,38 @@ query TemplatePage { vcTemplates(first: 5) { totalCount edges { node { templateI
   expect(second.data.vcTemplates.edges.map((e: any) => e.node.templateId)).toContain(party.template['templateId']);
   const first = await run(page, 'TemplateByName');
   expect(first).toEqual({ data: { vcTemplate: { templateId: party.template['templateId'], name: party.template['name'] } } });
+
+  // The history panel keeps the document (GraphiQL stores a document once, labelled with the
+  // operation first run from it); choosing it brings the document back into the editor.
+  await setQuery(page, '{ vcTemplates(first: 1) { totalCount } }');
+  await page.getByRole('button', { name: 'Show History' }).click();
+  const item = page.locator('.graphiql-history-item-label', { hasText: 'TemplatePage' });
+  await item.click();
+  await expect(editorText(page, QUERY_EDITOR)).resolves.toMatch(/query TemplateByName[\s\S]*query TemplatePage/);
+  await screenshot(page, 'graphiql-history');
+});
+
+test('files attached in the bar are sent as a GraphQL multipart request: face templates from two photos', async () => {
+  const { page, foreignRequests } = await openWithKey(party.keys.issuer);
+  const faces = path.resolve(__dirname, '../fixtures/faces');
+  for (const [variable, file] of [['originalPhoto', 'obama_1.jpg'], ['selfiePhoto', 'obama_2.jpg']] as const) {
+    await page.fill('#credgate-upload-variable', variable);
+    await page.setInputFiles('#credgate-upload-file', path.join(faces, file));
+    await page.click('#credgate-upload-form button[type=submit]');
+  }
+  await expect(page.locator('#credgate-uploads').textContent()).resolves.toMatch(/\$originalPhoto = obama_1\.jpg.*\$selfiePhoto = obama_2\.jpg/);
+  await page.locator('.graphiql-tab', { hasText: 'CreateFaceTemplates' }).click();
+  await operationsParsed(page, ['CreateFaceTemplates']);
+  const sent: (string | undefined)[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST') sent.push(r.headers()['content-type']);
+  });
+  const result = await run(page);
+  await screenshot(page, 'graphiql-upload');
+  expect(sent).toEqual([expect.stringMatching(/^multipart\/form-data; boundary=/)]);
+  expect(result.errors).toBeUndefined();
+  for (const face of [result.data.createFaceTemplates.galleryFace, result.data.createFaceTemplates.probeFace]) {
+    expect(face).toEqual({ faceCount: 1, reason: null, template: expect.stringMatching(/^[A-Za-z0-9+/]{100,}={0,2}$/) });
+  }
+  expect(foreignRequests).toEqual([]);
 });
