@@ -12,12 +12,12 @@ function send(res: ServerResponse, status: number, body: string, contentType = '
 async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
+  // An oversized body is read to its end (and dropped) so the client gets the 413, not a reset.
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_ADD_CHECKPOINT_BYTES) return undefined;
-    chunks.push(chunk as Buffer);
+    if (size <= MAX_ADD_CHECKPOINT_BYTES) chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks);
+  return size > MAX_ADD_CHECKPOINT_BYTES ? undefined : Buffer.concat(chunks);
 }
 
 /**
