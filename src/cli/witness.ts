@@ -51,7 +51,9 @@ export async function runWitnessCommand(argv: readonly string[], io: CliIo, stop
       options: Object.fromEntries(Object.keys(spec.options).map((f) => [f, { type: 'string' as const, multiple: f === 'log-key' }])),
     }));
   } catch (e) {
-    throw new UsageError((e instanceof Error ? e.message : String(e)).split('\n')[0]!, usage);
+    const flag = /'(-{1,2}[^'\s]+)/.exec(e instanceof Error ? e.message : '')?.[1] ?? '';
+    const code = (e as { code?: string }).code;
+    throw new UsageError(code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? `option ${flag} needs a value` : `unknown option or argument ${flag}`.trim(), usage);
   }
   for (const [flag, o] of Object.entries(spec.options)) {
     if (o.required && values[flag] === undefined) throw new UsageError(`--${flag} is required`, usage);

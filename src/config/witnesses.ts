@@ -31,10 +31,9 @@ export function parseWitnesses(env: NodeJS.ProcessEnv): WitnessConfig {
     try {
       if (at < 0) throw new ConfigError('missing @');
       name = parseWitnessVerifierKey(verifierKey).name;
-      const u = new URL(url);
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError('not http(s)');
+      if (!URL.canParse(url) || !['http:', 'https:'].includes(new URL(url).protocol)) throw new ConfigError('not an http(s) URL');
     } catch (e) {
-      if (isAppError(e) || e instanceof ConfigError || e instanceof TypeError) {
+      if (isAppError(e) || e instanceof ConfigError) {
         throw new ConfigError('CREDGATE_WITNESSES must list <witness vkey>@<http(s) URL> entries (vkey signature type 0x04)');
       }
       throw e;
