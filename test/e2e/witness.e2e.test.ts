@@ -6,7 +6,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { type NodeReader, type NoteVerifier, appendLeaf, leafHash, openCheckpoint, parseVerifierKey } from '../../src/domain/merkle';
 import type { LedgerCheckpoint } from '../../src/ledger/ledger.port';
 import { noteBody, parseWitnessVerifierKey, signatureLines, verifyCosignature } from '../../src/witness/cosignature';
-import { FB_VALUES, fbParty } from '../support/family-b-fixtures';
+import { FB_VALUES, fbParty, fbTransports } from '../support/family-b-fixtures';
 import { unwrap } from '../support/family-a-fixtures';
 import { useTestServer } from '../support/harness';
 import { request } from '../support/http';
@@ -159,4 +159,33 @@ describe.each(['REST', 'GraphQL'])('witnessed checkpoints through %s', (name) =>
     // The honest head a client kept still carries both cosignatures: evidence of the fork.
     expect(cosignersOf(honest.note)).toEqual(['witness.test/w1', 'witness.test/w2']);
   });
+});
+
+test('a witness that is down leaves new heads short of the quorum, reported on both transports; issuance does not wait for it', async () => {
+  const party = await fbParty(server, 'REST');
+  const credential = await party.issue();
+  const logId = unwrap(await party.t.verify(party.keys.verifier, credential)).anchor!.logId;
+  await server.app.cosigner.idle();
+  const [w1, w2] = witnesses as [RunningWitness, RunningWitness];
+  await w2.stop();
+
+  // Issuing while a witness is down answers as usual.
+  const next = await party.issue({ ...FB_VALUES, employeeNo: 9 });
+  await reads[0]![1](party.keys.verifier, logId);
+  // The first failed attempt is recorded at once; later ones back off (up to 30 s), so poll for it.
+  let cp = await reads[0]![1](party.keys.verifier, logId);
+  for (let i = 0; i < 200 && !(cp.witnesses.find((w) => w.name === w2.name)?.lastError && cp.witnessCosignatures === 1); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    cp = await reads[0]![1](party.keys.verifier, logId);
+  }
+  const served = await readCheckpoint(party.keys.verifier, logId);
+  expect(served).toMatchObject({ treeSize: cp.treeSize, witnessCosignatures: 1, witnessQuorum: 2 });
+  expect(served.witnesses.find((w) => w.name === w1.name)).toMatchObject({ cosigned: true, witnessedSize: cp.treeSize, lastError: null });
+  expect(served.witnesses.find((w) => w.name === w2.name)).toMatchObject({ cosigned: false, witnessedSize: cp.treeSize - 1, lastError: expect.stringMatching(/^request failed: /) });
+  expect(cosignersOf(served.note)).toEqual([w1.name]);
+  for (const t of [party.t, fbTransports(server, 'GraphQL').t]) {
+    const v = unwrap(await t.verify(party.keys.verifier, next));
+    expect(v.checks).toContainEqual({ check: 'witnesses', ok: false, detail: '1 of 2 required witness cosignatures verified (the head is not, or not yet, witnessed)' });
+    expect(v.anchor).toMatchObject({ witnessCosignatures: 1, witnessQuorum: 2 });
+  }
 });
