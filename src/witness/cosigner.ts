@@ -43,6 +43,8 @@ export class WitnessCosigner {
   private readonly rerun = new Set<string>();
   private readonly sleeping = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
   private closed = false;
+  /** Aborts requests in flight on close, so shutdown does not wait for a slow witness. */
+  private readonly abort = new AbortController();
 
   constructor(private readonly options: CosignerOptions) {
     this.retry = options.retry ?? DEFAULT_RETRY;
@@ -73,6 +75,7 @@ export class WitnessCosigner {
   /** Stops retrying and waits for requests in flight; later heads are not sent. */
   async close(): Promise<void> {
     this.closed = true;
+    this.abort.abort();
     for (const s of this.sleeping) {
       clearTimeout(s.timer);
       s.wake();
@@ -115,7 +118,7 @@ export class WitnessCosigner {
       method: 'POST',
       headers: { 'content-type': 'text/plain; charset=utf-8' },
       body: request,
-      signal: AbortSignal.timeout(this.retry.requestTimeoutMs),
+      signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.retry.requestTimeoutMs)]),
     });
     const text = await res.text();
     if (res.status === 200) {
