@@ -41,6 +41,7 @@ import { EnvelopeKeyCustody } from './kms/key-custody';
 import { resolveMasterKey } from './kms/master-key';
 import { databaseHasMasterKey, verifyMasterKey } from './kms/master-key-check';
 import { type Ledger, createLedger, deriveLedgerSeed } from './ledger';
+import { type WitnessCosigner, withWitnesses } from './witness';
 import type { Logger } from './logging/logger';
 import { healthRoutes } from './rest/health.routes';
 import { errorHandler, notFoundHandler } from './rest/middleware/error-handler';
@@ -66,11 +67,15 @@ export interface CredgateApp {
   readonly custody: KeyCustody;
   /** The transparency-log port (appends happen inside the services that own anchored records). */
   readonly ledger: Ledger;
+  /** Sends stored heads to the configured witnesses; `idle()` waits for the requests in flight. */
+  readonly cosigner: WitnessCosigner;
   close(): Promise<void>;
 }
 
 /** Opens and migrates the database and returns services only (used by the CLI). */
-export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine }> {
+export async function createCore(
+  options: AppOptions,
+): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine; cosigner: WitnessCosigner }> {
   const { config, logger } = options;
   const db = await openDatabase(config.database, config.dbTimeouts);
   try {
@@ -80,12 +85,16 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
     const masterKey = resolveMasterKey(config, logger, await databaseHasMasterKey(db.prisma));
     const keyring = await verifyMasterKey(db.prisma, masterKey);
     // One deployment-wide log signing key, derived (never stored): HKDF-SHA256(master key, info 'credgate/ledger-log-key/v1').
-    const ledger = createLedger(db.prisma, {
-      seed: deriveLedgerSeed(masterKey),
-      origin: `${new URL(config.publicUrl).host}/ledger`,
-      clock: options.clock ?? systemClock,
-      logger,
-    });
+    // Each stored head is sent to the configured witnesses in the background (src/witness).
+    const { ledger, cosigner } = withWitnesses(db.prisma, config.witness, { clock: options.clock ?? systemClock, logger }, (onSigned) =>
+      createLedger(db.prisma, {
+        seed: deriveLedgerSeed(masterKey),
+        origin: `${new URL(config.publicUrl).host}/ledger`,
+        clock: options.clock ?? systemClock,
+        logger,
+        onSigned,
+      }),
+    );
     const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
     // Workers and models start on the first face request, not at boot.
     const faces = lazyFaceEngine(() => {
@@ -116,7 +125,7 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       rateLimitStore: new PrismaRateLimitRepository(db.prisma),
       idempotencyStore: new PrismaIdempotencyRepository(db.prisma),
     });
-    return { db, services, custody, ledger, faces };
+    return { db, services, custody, ledger, faces, cosigner };
   } catch (e) {
     await db.close();
     throw e;
@@ -126,7 +135,7 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
 /** The composition root: wires every layer. It does not listen; main.ts and tests do. */
 export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { config, logger } = options;
-  const { db, services, custody, ledger, faces } = await createCore(options);
+  const { db, services, custody, ledger, faces, cosigner } = await createCore(options);
   const resolvers = new Map<unknown, unknown>([
     [KeysResolver, new KeysResolver(services.keys, services.users)],
     [DidsResolver, new DidsResolver(services.dids, services.users)],
@@ -190,11 +199,13 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     services,
     custody,
     ledger,
+    cosigner,
     async close() {
       await graphql.stop();
       unregisterCanon();
       await canon.close();
       await faces.close();
+      await cosigner.close();
       await db.close();
     },
   };
