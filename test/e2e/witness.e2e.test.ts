@@ -51,7 +51,7 @@ const reads: [string, CheckpointRead][] = [
       return res.json as LedgerCheckpoint;
     },
   ],
-  ['GraphQL', async (key, logId) => unwrap(await gqlOutcome(async () => (await server.sdk(key).LedgerCheckpoint({ logId })).ledgerCheckpoint as LedgerCheckpoint))],
+  ['GraphQL', async (key, logId) => unwrap(await gqlOutcome(async () => (await server.sdk(key).ledgerCheckpoint({ logId })).ledgerCheckpoint as LedgerCheckpoint))],
 ];
 
 /** Both transports serve the same checkpoint; returns it. */
