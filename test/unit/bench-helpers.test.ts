@@ -23,6 +23,7 @@ interface Prefill {
     entryHashes: Uint8Array[],
     reader: merkle.NodeReader,
   ): Promise<{ leaves: { index: number; entryHash: Uint8Array; leafHash: Uint8Array }[]; nodes: merkle.MerkleNode[] }>;
+  rightEdgeReader(m: typeof merkle, fallback: merkle.NodeReader): merkle.NodeReader & { advance(size: number, created: merkle.MerkleNode[]): void };
 }
 // Plain CommonJS benchmark modules (run by node without a build step), typed here.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -98,13 +99,16 @@ describe('bench prefill', () => {
     // The ledger's normal path: one appendLeaf per entry.
     const normal = memoryStore();
     for (let i = 0; i < n; i++) normal.put(await merkle.appendLeaf(i, merkle.leafHash(entries[i]!), normal.reader));
-    // The bench's path: chunks of 7, the first starting on a non-empty tree like a real issuer log.
+    // The bench's path: chunks of 7 over the in-memory right edge, the first chunk starting on a
+    // non-empty tree (like a real issuer log) whose edge comes from the store.
     const bulk = memoryStore();
     const leafHashes: Uint8Array[] = [];
     bulk.put(await merkle.appendLeaf(0, merkle.leafHash(entries[0]!), bulk.reader));
     leafHashes.push(merkle.leafHash(entries[0]!));
+    const edge = prefill.rightEdgeReader(merkle, bulk.reader);
     for (let size = 1; size < n; size += 7) {
-      const chunk = await prefill.prefillChunk(merkle, size, entries.slice(size, size + 7), bulk.reader);
+      const chunk = await prefill.prefillChunk(merkle, size, entries.slice(size, size + 7), edge);
+      edge.advance(Math.min(n, size + 7), chunk.nodes);
       chunk.leaves.forEach((l, i) => {
         expect(l.index).toBe(size + i);
         expect(l.leafHash).toEqual(merkle.leafHash(entries[size + i]!));
