@@ -13,19 +13,42 @@ function area(url, functionName) {
   return url;
 }
 
-function summariseProfile(file, top = 15) {
+/**
+ * Self time per function and per area. `window` = { fromEndMs, toEndMs } keeps only the samples
+ * taken between that many ms before the profile's end (the process exit), so start-up (module
+ * loading, migrations) and shutdown stay out of the figures of the measured round. WebAssembly,
+ * native and node-internal frames count, by area, for the nearest package or Credgate frame above them.
+ */
+function summariseProfile(file, top = 15, window = undefined) {
   const prof = JSON.parse(fs.readFileSync(file, 'utf8'));
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const self = new Map();
-  prof.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0)));
+  let t = prof.startTime;
+  const from = window ? prof.endTime - window.fromEndMs * 1000 : -Infinity;
+  const to = window ? prof.endTime - window.toEndMs * 1000 : Infinity;
+  prof.samples.forEach((id, i) => {
+    t += prof.timeDeltas[i] ?? 0;
+    if (t >= from && t <= to) self.set(id, (self.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0));
+  });
   const totalUs = [...self.values()].reduce((a, b) => a + b, 0);
+  // Native, node-internal and wasm frames are charged to the nearest package or Credgate frame
+  // above them (writev under pg is pg's cost, not "native"); V8's own categories stay as they are.
+  const isOwned = (f) => /node_modules\/|\/dist\//.test(f.url);
+  const areaOf = (id) => {
+    const own = byId.get(id).callFrame;
+    if (own.functionName.startsWith('(') && !own.url) return own.functionName;
+    for (let n = byId.get(id); n; n = byId.get(parent.get(n.id))) if (isOwned(n.callFrame)) return area(n.callFrame.url, n.callFrame.functionName);
+    return area(own.url, own.functionName);
+  };
   const frames = new Map();
   const areas = new Map();
   for (const [id, us] of self) {
     const { functionName, url, lineNumber } = byId.get(id).callFrame;
     const name = `${functionName || '(anonymous)'} ${url ? `${url.replace(/^.*\/(node_modules|dist)\//, '$1/')}:${lineNumber + 1}` : ''}`.trim();
     frames.set(name, (frames.get(name) ?? 0) + us);
-    const a = area(url, functionName);
+    const a = areaOf(id);
     areas.set(a, (areas.get(a) ?? 0) + us);
   }
   const rank = (m) =>
