@@ -19,6 +19,14 @@ function area(url, functionName) {
  * loading, migrations) and shutdown stay out of the figures of the measured round. WebAssembly,
  * native and node-internal frames count, by area, for the nearest package or Credgate frame above them.
  */
+/** A frame's file from its package (`node_modules/pg/lib/…`) or the build (`dist/…`). */
+function shortUrl(url) {
+  const nm = url.lastIndexOf('node_modules/');
+  if (nm >= 0) return url.slice(nm);
+  const dist = url.lastIndexOf('/dist/');
+  return dist >= 0 ? url.slice(dist + 1) : url;
+}
+
 function summariseProfile(file, top = 15, window = undefined) {
   const prof = JSON.parse(fs.readFileSync(file, 'utf8'));
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
@@ -46,7 +54,7 @@ function summariseProfile(file, top = 15, window = undefined) {
   const areas = new Map();
   for (const [id, us] of self) {
     const { functionName, url, lineNumber } = byId.get(id).callFrame;
-    const name = `${functionName || '(anonymous)'} ${url ? `${url.replace(/^.*\/(node_modules|dist)\//, '$1/')}:${lineNumber + 1}` : ''}`.trim();
+    const name = `${functionName || '(anonymous)'} ${url ? `${shortUrl(url)}:${lineNumber + 1}` : ''}`.trim();
     frames.set(name, (frames.get(name) ?? 0) + us);
     const a = areaOf(id);
     areas.set(a, (areas.get(a) ?? 0) + us);

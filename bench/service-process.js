@@ -9,7 +9,8 @@ const net = require('node:net');
 const path = require('node:path');
 const { Client } = require('pg');
 
-const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+/** The server the scratch database is created on: DATABASE_URL's, as for the tests, else the local one. */
+const ADMIN_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 function databaseUrl(name) {
   const u = new URL(ADMIN_URL);

@@ -5,7 +5,7 @@
  *   npm run bench                               # build, then the whole run (~10 min on 2 cores)
  *   node bench/service.bench.js [--quick] [--json] [--duration=4] [--rounds=2] [--only=...] [--profile]
  *
- * A fresh database on the local PostgreSQL (BENCH_PG_URL, default postgres@127.0.0.1:5432),
+ * A fresh database on the PostgreSQL server of DATABASE_URL (default postgres@127.0.0.1:5432),
  * dropped at the end; the compiled service as a child process on a loopback port; autocannon as
  * the load generator; Veramo in a forked child (bench/veramo-runner.js). For each operation
  * (Family A issue/verify, Family B issue/verify, VP create/verify) and transport (REST, GraphQL),
@@ -19,7 +19,8 @@
  * (faIssue, faVerify, fbIssue, fbVerify, vpCreate, vpVerify) and/or sections (matrix, prefill,
  * issuers, profile). --profile (or --only=profile): also run the server under --cpu-prof for one
  * Family B issue round and one verify round and summarise the top frames.
- * Results: a table on stdout (or JSON with --json) and bench/results/service-<date>.json.
+ * Results: a table on stdout (or JSON with --json) and bench/results/service-<date>.json;
+ * `--report=<that file>` prints the tables of a saved run again.
  */
 'use strict';
 const crypto = require('node:crypto');
@@ -197,7 +198,8 @@ async function runMatrix(server, apiKey, requests, veramo, out) {
   for (const [vop, list] of Object.entries(vcells)) out.veramo[vop] = aggregate(list);
   for (const [key, list] of Object.entries(cells)) {
     const op = key.split('/')[0];
-    out.matrix[key] = { op, transport: key.split('/')[1], veramoOp: VERAMO_OP[op], credgate: aggregate(list) };
+    const credgate = aggregate(list);
+    out.matrix[key] = { op, transport: key.split('/')[1], veramoOp: VERAMO_OP[op], credgate, ratios: cellRatios(credgate, out.veramo[VERAMO_OP[op]]) };
   }
 }
 
@@ -325,25 +327,49 @@ function report(out) {
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `service-${out.meta.date.replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
-  if (args.json === 'true') {
-    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
-    return;
-  }
+  if (args.json === 'true') process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  else process.stdout.write(`${render(out)}results: ${path.relative(ROOT, file)}\n`);
+}
+
+/** Credgate ÷ Veramo for each figure of a matrix cell (throughput: higher is better for Credgate; the rest: lower is). */
+function cellRatios(c, v) {
+  return {
+    throughput: ratio(c.throughput, v.throughput),
+    p50: ratio(c.p50, v.p50),
+    p99: ratio(c.p99, v.p99),
+    halfP50: ratio(c.half.p50, v.half.p50),
+    halfP99: ratio(c.half.p99, v.half.p99),
+    cpuMsPerOp: ratio(c.cpuMsPerOp, v.cpuMsPerOp),
+    peakRssMb: ratio(c.peakRssMb, v.peakRssMb),
+  };
+}
+
+/** The Markdown tables of a result (also `--report=<file.json>` to re-render a saved run). */
+function render(out) {
   const lines = [];
   const p = (s = '') => lines.push(s);
   p(Object.entries(out.meta).map(([k, v]) => `${k}: ${v}`).join('\n'));
   p();
   if (Object.keys(out.matrix).length > 0) {
-    p('| operation | transport | Credgate /s | Veramo /s | ratio | p50 / p99 ms @16 (Veramo) | half-peak rate | p50 / p99 ms @half (Veramo) | CPU ms/op (Veramo) | CPU ratio | peak RSS MB (Veramo) | failures |');
-    p('|---|---|---:|---:|---:|---|---:|---|---|---:|---|---:|');
+    p('| operation | transport | Credgate /s | Veramo /s | ratio | p50 / p99 ms @16 (Veramo) | half-peak rate | p50 / p99 ms @half (Veramo) | CPU ms/op (Veramo) | peak RSS MB (Veramo) | failures |');
+    p('|---|---|---:|---:|---:|---|---:|---|---|---|---:|');
     for (const cell of Object.values(out.matrix)) {
       const c = cell.credgate;
       const v = out.veramo[cell.veramoOp];
       p(
         `| ${cell.op} | ${cell.transport} | ${fmt(c.throughput)} | ${fmt(v.throughput)} (${cell.veramoOp}) | ${fmtRatio(ratio(c.throughput, v.throughput))} | ` +
           `${fmt(c.p50, 1)} / ${fmt(c.p99, 1)} (${fmt(v.p50, 1)} / ${fmt(v.p99, 1)}) | ${fmt(c.half.rate)} | ${fmt(c.half.p50, 1)} / ${fmt(c.half.p99, 1)} (${fmt(v.half.p50, 1)} / ${fmt(v.half.p99, 1)}) | ` +
-          `${fmt(c.cpuMsPerOp, 2)} (${fmt(v.cpuMsPerOp, 2)}) | ${fmtRatio(ratio(c.cpuMsPerOp, v.cpuMsPerOp))} | ${fmt(c.peakRssMb)} (${fmt(v.peakRssMb)}) | ${c.failures} |`,
+          `${fmt(c.cpuMsPerOp, 2)} (${fmt(v.cpuMsPerOp, 2)}) | ${fmt(c.peakRssMb)} (${fmt(v.peakRssMb)}) | ${c.failures} |`,
       );
+    }
+    p();
+    p('Ratios, Credgate ÷ Veramo (throughput: above 1 is Credgate faster; latency, CPU and memory: above 1 is Credgate costlier):');
+    p();
+    p('| operation | transport | throughput | p50 @16 | p99 @16 | p50 @half | p99 @half | CPU/op | peak RSS |');
+    p('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+    for (const cell of Object.values(out.matrix)) {
+      const r = cellRatios(cell.credgate, out.veramo[cell.veramoOp]);
+      p(`| ${cell.op} | ${cell.transport} | ${[r.throughput, r.p50, r.p99, r.halfP50, r.halfP99, r.cpuMsPerOp, r.peakRssMb].map(fmtRatio).join(' | ')} |`);
     }
     p();
   }
@@ -370,11 +396,15 @@ function report(out) {
     p(`  by area: ${prof.areas.map((a) => `${a.name} ${(a.share * 100).toFixed(1)}%`).join(', ')}`);
     p(`  top frames: ${prof.frames.slice(0, 10).map((f) => `${f.name} ${(f.share * 100).toFixed(1)}%`).join('; ')}`);
   }
-  p(`results: ${path.relative(ROOT, file)}`);
-  process.stdout.write(`${lines.join('\n')}\n`);
+  return `${lines.join('\n')}\n`;
 }
 
-main().catch((e) => {
-  console.error(e instanceof Error ? e.stack : e);
-  process.exit(1);
-});
+if (args.report) {
+  process.stdout.write(render(JSON.parse(fs.readFileSync(args.report, 'utf8'))));
+} else {
+  main().catch((e) => {
+    console.error(e instanceof Error ? e.stack : e);
+    process.exit(1);
+  });
+}
+
