@@ -48,15 +48,15 @@ function sdkFor(root, baseUrl, apiKey) {
 
 /** A service-held key pair and its DID: { did (plain), topicId, publicKey }. */
 async function keyedDid(sdk) {
-  const kp = (await sdk.GenerateKeypair()).generateKeypair;
-  const doc = (await sdk.CreateDid({ input: { method: 'credgate', publicKey: kp.publicKey } })).createDid.document;
+  const kp = (await sdk.generateKeypair()).generateKeypair;
+  const doc = (await sdk.createDid({ input: { method: 'credgate', publicKey: kp.publicKey } })).createDid.document;
   return { did: doc.id.slice(0, doc.id.lastIndexOf(':')), topicId: doc.topicId, publicKey: kp.publicKey };
 }
 
 /** A Family B issuer (DID + template) in the tenant of `sdk`. */
 async function fbIssuer(sdk) {
   const issuer = await keyedDid(sdk);
-  const t = (await sdk.CreateVcTemplate({ input: { templateName: `Bench badge ${tag()}`, description: 'Benchmark badge', issuer: issuer.did, attributes: FB_ATTRIBUTES, expiration: { value: 2, unit: 'years' } } }))
+  const t = (await sdk.createVcTemplate({ input: { templateName: `Bench badge ${tag()}`, description: 'Benchmark badge', issuer: issuer.did, attributes: FB_ATTRIBUTES, expiration: { value: 2, unit: 'years' } } }))
     .createVcTemplate;
   return { ...issuer, templateId: t.templateId };
 }
@@ -85,24 +85,24 @@ async function setupMain(root, baseUrl, apiKey) {
   const gql = (op, vars) => graphqlRequest(documents, print, op, vars);
 
   // Family A
-  const issuerDid = (await sdk.IssuerDid()).issuerDid;
+  const issuerDid = (await sdk.issuerDid()).issuerDid;
   const schemaName = `BenchBadge${tag()}`;
-  await sdk.CreateSchema({ input: { schemaName, description: 'Benchmark badge', attributes: FA_ATTRIBUTES, expiration: { value: 1, unit: 'years' }, dependantSchemas: [] } });
-  const user = (await sdk.GenerateUserKeyPair()).generateUserKeyPair;
-  const userDid = (await sdk.RegisterUserDid({ publicKey: user.publicKey })).registerUserDid;
-  const userSignature = (await sdk.SignUserData({ privateKey: user.privateKey, issuerDid, payload: { credentialSubject: { id: userDid, ...FA_VALUES } } })).signUserData;
+  await sdk.createSchema({ input: { schemaName, description: 'Benchmark badge', attributes: FA_ATTRIBUTES, expiration: { value: 1, unit: 'years' }, dependantSchemas: [] } });
+  const user = (await sdk.generateUserKeyPair()).generateUserKeyPair;
+  const userDid = (await sdk.registerUserDid({ publicKey: user.publicKey })).registerUserDid;
+  const userSignature = (await sdk.signUserData({ privateKey: user.privateKey, issuerDid, payload: { credentialSubject: { id: userDid, ...FA_VALUES } } })).signUserData;
   const holder = { did: userDid, publicKey: user.publicKey, userSignature };
   const faInput = { schemaName: `${schemaName}:1`, isEncrypted: false, credentialSubject: FA_VALUES };
-  const faIssued = (await sdk.IssueCredential({ holder, input: faInput })).issueCredential;
+  const faIssued = (await sdk.issueCredential({ holder, input: faInput })).issueCredential;
   const faVerifyInput = { publicKey: user.publicKey, userSignature: faIssued.userSignature, credentials: faIssued.verifiableCredential };
 
   // Family B
   const fb = await fbIssuer(sdk);
   const fbHolder = await keyedDid(sdk);
-  const credential = (await sdk.IssueTemplateCredential({ input: fbIssueInput(fb, fbHolder.did) })).issueTemplateCredential;
+  const credential = (await sdk.issueTemplateCredential({ input: fbIssueInput(fb, fbHolder.did) })).issueTemplateCredential;
   const shared = { [credential.id]: ['name', 'birthDate'] };
   const vpInput = { credentialIds: [credential.id], sharedAttributes: shared, holderDID: fbHolder.did, challenge: 'bench-nonce', domain: 'verifier.example' };
-  const vpToken = (await sdk.CreatePresentation({ input: vpInput })).createPresentation;
+  const vpToken = (await sdk.createPresentation({ input: vpInput })).createPresentation;
   const vpVerifyInput = { vpToken, sharedAttributes: shared, holderDID: fbHolder.did, holderPublicKey: fbHolder.publicKey, challenge: 'bench-nonce', domain: 'verifier.example' };
 
   const holderHeaders = { did: holder.did, publicKey: holder.publicKey, userSignature: holder.userSignature };
@@ -135,7 +135,7 @@ async function setupScalingIssuer(sdk, holderDid) {
 
 /** One credential of `issuer`, issued now (after a prefill it is the log's newest leaf), and its REST verify request. */
 async function verifyRequestFor(sdk, issuer, holderDid) {
-  const credential = (await sdk.IssueTemplateCredential({ input: fbIssueInput(issuer, holderDid) })).issueTemplateCredential;
+  const credential = (await sdk.issueTemplateCredential({ input: fbIssueInput(issuer, holderDid) })).issueTemplateCredential;
   return restRequest('POST', '/credentials/verify', { credential });
 }
 
