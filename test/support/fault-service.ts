@@ -158,6 +158,21 @@ export async function expectConsistentStore(databaseUrl: string, verifierKey: st
   }
 }
 
+/** The deployment-wide log verifier key, as the service publishes it in a checkpoint. */
+export async function logVerifierKey(baseUrl: string, apiKey: string, databaseUrl: string): Promise<string> {
+  const c = new Client({ connectionString: databaseUrl });
+  await c.connect();
+  let seq: string;
+  try {
+    seq = String((await rows(c, 'SELECT min(seq) AS seq FROM ledger_logs'))[0]!['seq']);
+  } finally {
+    await c.end();
+  }
+  const cp = await request(baseUrl, 'GET', `/ledger/0.0.${seq}/checkpoint`, { headers: { 'x-api-key': apiKey } });
+  expect(cp.status).toBe(200);
+  return cp.json.verifierKey as string;
+}
+
 /**
  * Through the API: the current checkpoint of every log (REST and GraphQL agree) has the size of
  * the log and a root that recomputes from the leaf hashes the service serves.

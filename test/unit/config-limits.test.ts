@@ -4,7 +4,7 @@ describe('rate-limit, fairness and database-timeout configuration', () => {
   test('defaults', () => {
     const c = parseConfig({}, '/srv/app');
     expect(c.rateLimits).toEqual({ windowSeconds: 60, perApiKey: 300, perCredential: 30, perIp: 600 });
-    expect(c.dbTimeouts).toEqual({ poolSize: 10, lockTimeoutMs: 5000, statementTimeoutMs: 30000 });
+    expect(c.dbTimeouts).toEqual({ poolSize: 10, lockTimeoutMs: 5000, statementTimeoutMs: 30000, connectTimeoutMs: 2000 });
     // Two connections stay free of writes, so a read never waits behind a write burst.
     expect(c.fairness).toEqual({ writeConcurrency: 8, tenantWriteConcurrency: 3, tenantWriteQueue: 256, faceTenantShare: undefined });
   });
