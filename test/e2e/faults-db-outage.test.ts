@@ -1,5 +1,6 @@
 import { type FaultWorld, createFaultWorld, expectConsistentStore, fbIssueBody, killQuietly, logVerifierKey } from '../support/fault-service';
 import { request } from '../support/http';
+import { type IssueOutcome, issueOutcome } from '../support/issue-outcome';
 import type { RunningService } from '../support/process';
 import { type TcpProxy, startTcpProxy, viaProxy } from '../support/tcp-proxy';
 
@@ -13,22 +14,13 @@ import { type TcpProxy, startTcpProxy, viaProxy } from '../support/tcp-proxy';
  */
 jest.setTimeout(300_000);
 
-const ISSUE = 'mutation IssueTemplateCredential($input: IssueTemplateCredentialInput!) { issueTemplateCredential(input: $input) }';
 /** What leaks when an error escapes unmapped: stack frames, driver and ORM names, SQL. */
 const LEAKS = /\n\s+at |node_modules|prisma|PrismaClient|ECONNREFUSED|ECONNRESET|Connection terminated|SELECT |INSERT /i;
 
 type Phase = 'up' | 'down' | 'back' | 'across';
 
-interface Outcome {
-  readonly phase: Phase;
-  readonly transport: 'REST' | 'GraphQL';
-  /** HTTP status (REST) or the error's extensions.status (GraphQL; 200 on success). */
-  readonly status: number;
-  readonly code: string | undefined;
-  readonly retryAfter: number | undefined;
-  readonly id: string | undefined;
-  readonly text: string;
-}
+/** An issuance answer and the phase its request started (and, but for 'across', ended) in. */
+type Outcome = IssueOutcome & { readonly phase: Phase };
 
 let world: FaultWorld;
 let proxy: TcpProxy;
@@ -44,26 +36,6 @@ afterAll(async () => {
   await proxy?.close();
   await world?.db.drop();
 });
-
-async function issue(baseUrl: string, transport: 'REST' | 'GraphQL', phase: Phase, n: number): Promise<Outcome> {
-  const headers = { 'x-api-key': world.fb.keys.issuer };
-  if (transport === 'REST') {
-    const res = await request(baseUrl, 'POST', '/credentials', { headers, body: fbIssueBody(world, n) });
-    const retry = res.headers.get('retry-after');
-    return { phase, transport, status: res.status, code: res.json?.code, retryAfter: retry === null ? undefined : Number(retry), id: res.status === 201 ? res.json.id : undefined, text: res.text };
-  }
-  const res = await request(baseUrl, 'POST', '/graphql', { headers, body: { query: ISSUE, variables: { input: fbIssueBody(world, n) } } });
-  const error = res.json?.errors?.[0];
-  return {
-    phase,
-    transport,
-    status: error ? (error.extensions?.status ?? res.status) : res.status,
-    code: error?.extensions?.code,
-    retryAfter: error?.extensions?.retryAfter,
-    id: res.json?.data?.issueTemplateCredential?.id,
-    text: res.text,
-  };
-}
 
 /** Polls /readyz until it answers `status`; bounded by a number of tries, not asserted on time. */
 async function readyz(baseUrl: string, status: number): Promise<{ status: number; json: any }> {
@@ -99,8 +71,8 @@ test('PostgreSQL stopped mid-load: fast 503s and an unready probe, then recovery
       // listens again) may finish either way: only one that started and ended during the outage
       // is held to 503. Phases change after the outage began and before it ends.
       const started = phase;
-      const o = await issue(svc!.url, transport, started, n++);
-      outcomes.push(started === phase ? o : { ...o, phase: 'across' });
+      const o = await issueOutcome(svc!.url, transport, world.fb.keys.issuer, fbIssueBody(world, n++));
+      outcomes.push({ ...o, phase: started === phase ? started : 'across' });
     }
   });
 
@@ -109,6 +81,12 @@ test('PostgreSQL stopped mid-load: fast 503s and an unready probe, then recovery
   phase = 'down';
   // Failing fast: with the database gone each worker keeps getting answers, several each.
   await until(() => count('down', 'REST') >= 15 && count('down', 'GraphQL') >= 15);
+  // Keyed requests during the outage are 503 too, and leave their key free (nothing was claimed).
+  const keyed = (['REST', 'GraphQL'] as const).map((transport, i) => ({ transport, key: `outage-${transport}-${n}`, body: fbIssueBody(world, 900_000 + i) }));
+  for (const k of keyed) {
+    const o = await issueOutcome(svc.url, k.transport, world.fb.keys.issuer, k.body, k.key);
+    expect({ transport: k.transport, status: o.status, code: o.code }).toEqual({ transport: k.transport, status: 503, code: 'SERVICE_UNAVAILABLE' });
+  }
   const notReady = await readyz(svc.url, 503);
   expect(notReady).toEqual({ status: 503, json: { status: 'unavailable', database: 'unreachable' } });
 
@@ -127,6 +105,14 @@ test('PostgreSQL stopped mid-load: fast 503s and an unready probe, then recovery
   await until(() => outcomes.filter((o) => o.phase === 'back' && o.id !== undefined && o.transport === 'REST').length >= 3 && outcomes.filter((o) => o.phase === 'back' && o.id !== undefined && o.transport === 'GraphQL').length >= 3);
   running = false;
   await Promise.all(workers);
+
+  // The client's retry with the same Idempotency-Key, once the database is back: it runs once.
+  for (const k of keyed) {
+    const retry = await issueOutcome(svc.url, k.transport, world.fb.keys.issuer, k.body, k.key);
+    expect({ transport: k.transport, status: retry.status, replayed: retry.replayed }).toEqual({ transport: k.transport, status: k.transport === 'REST' ? 201 : 200, replayed: false });
+    const again = await issueOutcome(svc.url, k.transport, world.fb.keys.issuer, k.body, k.key);
+    expect({ replayed: again.replayed, id: again.id }).toEqual({ replayed: true, id: retry.id });
+  }
 
   // Never a 500, never a leak: a success or a 503 with Retry-After, whatever the phase.
   for (const o of outcomes) {
