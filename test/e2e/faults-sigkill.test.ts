@@ -42,7 +42,8 @@ test('every credential answered before a SIGKILL survives it and verifies; nothi
   const b = { REST: restFamilyB(live), GraphQL: graphqlFamilyB(live) };
   const a = { REST: restFamilyA(live, ''), GraphQL: graphqlFamilyA(live) };
   const answers: Answer[] = [];
-  let refused = 0;
+  /** Statuses of refused issuances: only "busy, retry later" (503) is an acceptable refusal. */
+  const refused: number[] = [];
   let lost = 0;
   let killed = false;
   let n = 0;
@@ -55,11 +56,11 @@ test('every credential answered before a SIGKILL survives it and verifies; nothi
       if (i % 6 === 5) {
         const out = await a[transport].issue(world.fa.party.issuerKey, world.fa.holder, faIssueBody(world));
         if (out.ok) answers.push({ family: 'A', transport, id: String(out.data.verifiableCredential['id']), document: out.data.verifiableCredential });
-        else refused++;
+        else refused.push(out.status);
       } else {
         const out = await b[transport].issue(world.fb.keys.issuer, fbIssueBody(world, i));
         if (out.ok) answers.push({ family: 'B', transport, id: String(out.data['id']), document: out.data });
-        else refused++;
+        else refused.push(out.status);
       }
     } catch {
       if (!killed) throw new Error('a request failed at the network level before the kill');
@@ -88,7 +89,7 @@ test('every credential answered before a SIGKILL survives it and verifies; nothi
   await Promise.all(workers);
   await new Promise<void>((resolve) => (svc!.proc.exitCode !== null || svc!.proc.signalCode !== null ? resolve() : svc!.proc.once('exit', () => resolve())));
   expect(svc.proc.signalCode).toBe('SIGKILL');
-  expect(refused).toBe(0);
+  expect(refused.filter((status) => status !== 503)).toEqual([]);
   expect(lost).toBeGreaterThan(0);
   expect(answers.length).toBeGreaterThanOrEqual(ANSWERS_BEFORE_KILL);
   expect(answers.some((x) => x.family === 'A')).toBe(true);
