@@ -1,4 +1,4 @@
-import { type FaultWorld, createFaultWorld, expectConsistentStore, fbIssueBody, killQuietly, logVerifierKey } from '../support/fault-service';
+import { type FaultWorld, createFaultWorld, expectConsistentStore, fbIssueBody, killQuietly } from '../support/fault-service';
 import { request } from '../support/http';
 import { type IssueOutcome, issueOutcome } from '../support/issue-outcome';
 import type { RunningService } from '../support/process';
@@ -137,7 +137,7 @@ test('PostgreSQL stopped mid-load: fast 503s and an unready probe, then recovery
     const got = await request(svc.url, 'GET', `/credentials/${encodeURIComponent(o.id!)}`, { headers: { 'x-api-key': world.fb.keys.issuer } });
     expect({ id: o.id, status: got.status }).toEqual({ id: o.id, status: 200 });
   }
-  await expectConsistentStore(world.url, await logVerifierKey(svc.url, world.fb.keys.issuer, world.url));
+  await world.inspect((sql) => expectConsistentStore(sql, world.verifierKey));
   expect(await svc.stop()).toBe(0);
   svc = undefined;
 });
