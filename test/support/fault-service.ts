@@ -181,11 +181,13 @@ async function logVerifierKey(baseUrl: string, apiKey: string, logId: string): P
   return cp.json.verifierKey as string;
 }
 
+const CHECKPOINT = 'query Checkpoint($logId: String!) { ledgerCheckpoint(logId: $logId) { treeSize rootHash } }';
+
 /**
  * Through the API: the current checkpoint of every log (REST and GraphQL agree) has the size of
  * the log and a root that recomputes from the leaf hashes the service serves.
  */
-export async function expectLogsRecompute(baseUrl: string, apiKey: string, logIds: readonly string[], gql: (logId: string) => Promise<{ treeSize: number; rootHash: string }>): Promise<void> {
+export async function expectLogsRecompute(baseUrl: string, apiKey: string, logIds: readonly string[]): Promise<void> {
   for (const logId of logIds) {
     const cp = await request(baseUrl, 'GET', `/ledger/${logId}/checkpoint`, { headers: { 'x-api-key': apiKey } });
     expect(cp.status).toBe(200);
@@ -198,6 +200,7 @@ export async function expectLogsRecompute(baseUrl: string, apiKey: string, logId
     }
     expect(leaves).toHaveLength(cp.json.treeSize);
     expect(bytesToBase64(rootFromLeafHashes(leaves.map((l) => base64ToBytes(l))))).toBe(cp.json.rootHash);
-    expect(await gql(logId)).toMatchObject({ treeSize: cp.json.treeSize, rootHash: cp.json.rootHash });
+    const gql = await request(baseUrl, 'POST', '/graphql', { headers: { 'x-api-key': apiKey }, body: { query: CHECKPOINT, variables: { logId } } });
+    expect(gql.json).toEqual({ data: { ledgerCheckpoint: { treeSize: cp.json.treeSize, rootHash: cp.json.rootHash } } });
   }
 }
