@@ -5,7 +5,9 @@ import { type Server, type Socket, connect, createServer } from 'node:net';
  * from one service without stopping the machine's PostgreSQL (other suites share it).
  * `stop()` is an outage as the service sees it: the listener closes (new connections are refused)
  * and every open connection is destroyed (queries in flight lose their socket). `start()` listens
- * on the same port again.
+ * on the same port again. `freeze()` is a server that stopped answering (a hung host, a dropped
+ * route): new connections are accepted and then get no byte back; `thaw()` cuts those and
+ * forwards again.
  */
 export interface TcpProxy {
   readonly port: number;
@@ -13,6 +15,8 @@ export interface TcpProxy {
   readonly accepted: number;
   stop(): Promise<void>;
   start(): Promise<void>;
+  freeze(): void;
+  thaw(): void;
   /** stop() for good (test teardown). */
   close(): Promise<void>;
 }
@@ -22,11 +26,20 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   let accepted = 0;
   let server: Server | undefined;
   let port = 0;
+  let frozen = false;
+  /** Connections accepted while frozen: held open, never forwarded. */
+  const held = new Set<Socket>();
 
   const listen = (): Promise<void> =>
     new Promise((resolve, reject) => {
       const s = createServer((client) => {
         accepted++;
+        if (frozen) {
+          held.add(client);
+          client.on('error', () => undefined);
+          client.on('close', () => held.delete(client));
+          return;
+        }
         const upstream = connect(target.port, target.host);
         for (const sock of [client, upstream]) {
           sockets.add(sock);
@@ -52,8 +65,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const stop = async (): Promise<void> => {
     const s = server;
     server = undefined;
-    for (const sock of sockets) sock.destroy();
+    for (const sock of [...sockets, ...held]) sock.destroy();
     sockets.clear();
+    held.clear();
     if (s) await new Promise<void>((resolve) => s.close(() => resolve()));
   };
 
@@ -68,6 +82,14 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     stop,
     async start() {
       if (!server) await listen();
+    },
+    freeze() {
+      frozen = true;
+    },
+    thaw() {
+      frozen = false;
+      for (const sock of held) sock.destroy();
+      held.clear();
     },
     close: stop,
   };
