@@ -111,7 +111,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     async apiKey(tenant, scopes) {
       return (await app.services.auth.createApiKey({ tenant, scopes })).key;
     },
-    sdk: (apiKey) => createCredgateClient({ url: `${baseUrl}/graphql`, ...(apiKey ? { apiKey } : {}) }),
+    sdk: endpointAt(baseUrl).sdk,
     close,
     async stop() {
       await close();
