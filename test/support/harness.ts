@@ -41,6 +41,14 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+/** What the transports need of a server: its URL and an SDK client (in-process or a child process). */
+export type Endpoint = Pick<TestServer, 'baseUrl' | 'sdk'>;
+
+/** An Endpoint for a service reached only over HTTP (e.g. `node dist/main.js` in a child process). */
+export function endpointAt(baseUrl: string): Endpoint {
+  return { baseUrl, sdk: (apiKey) => createCredgateClient({ url: `${baseUrl}/graphql`, ...(apiKey ? { apiKey } : {}) }) };
+}
+
 export interface StartOptions {
   readonly db?: TestDatabase;
   readonly clock?: Clock;
@@ -103,7 +111,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     async apiKey(tenant, scopes) {
       return (await app.services.auth.createApiKey({ tenant, scopes })).key;
     },
-    sdk: (apiKey) => createCredgateClient({ url: `${baseUrl}/graphql`, ...(apiKey ? { apiKey } : {}) }),
+    sdk: endpointAt(baseUrl).sdk,
     close,
     async stop() {
       await close();
