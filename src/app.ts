@@ -66,11 +66,14 @@ export interface CredgateApp {
   readonly custody: KeyCustody;
   /** The transparency-log port (appends happen inside the services that own anchored records). */
   readonly ledger: Ledger;
+  /** Batch counters of the Family B issuance and revocation sequencers. */
+  batchStats(): ReturnType<PrismaCredentialRepository['stats']>;
+  /** Commits queued batches and waits for those in flight, then closes everything (the database last). */
   close(): Promise<void>;
 }
 
 /** Opens and migrates the database and returns services only (used by the CLI). */
-export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine }> {
+export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine; credentialRepo: PrismaCredentialRepository }> {
   const { config, logger } = options;
   const db = await openDatabase(config.database, config.dbTimeouts);
   try {
@@ -86,6 +89,7 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       clock: options.clock ?? systemClock,
       logger,
     });
+    const credentialRepo = new PrismaCredentialRepository(db.prisma, ledger, config.batch);
     const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
     // Workers and models start on the first face request, not at boot.
     const faces = lazyFaceEngine(() =>
@@ -110,12 +114,12 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       issuerPointer: new PrismaIssuerDidPointer(db.prisma),
       ledger,
       templateRepo: new PrismaTemplateRepository(db.prisma, ledger),
-      credentialRepo: new PrismaCredentialRepository(db.prisma, ledger),
+      credentialRepo,
       faces,
       rateLimitStore: new PrismaRateLimitRepository(db.prisma),
       idempotencyStore: new PrismaIdempotencyRepository(db.prisma),
     });
-    return { db, services, custody, ledger, faces };
+    return { db, services, custody, ledger, faces, credentialRepo };
   } catch (e) {
     await db.close();
     throw e;
@@ -125,7 +129,14 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
 /** The composition root: wires every layer. It does not listen; main.ts and tests do. */
 export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { config, logger } = options;
-  const { db, services, custody, ledger, faces } = await createCore(options);
+  const { db, services, custody, ledger, faces, credentialRepo } = await createCore(options);
+  // Heads for logs left beyond their signed head (a crash between a commit and its head): in the
+  // background, so a backlog does not delay start-up (reads answer 503 for those logs meanwhile);
+  // close() waits for it. The CLI (createCore alone) does not run it.
+  const repairing = ledger.settleAll().then(
+    (n) => n > 0 && logger.info({ logs: n }, 'checked ledger logs that lacked a signed head'),
+    (e: unknown) => logger.warn({ err: e instanceof Error ? e.message : String(e) }, 'could not check ledger heads at start-up'),
+  );
   const resolvers = new Map<unknown, unknown>([
     [KeysResolver, new KeysResolver(services.keys, services.users)],
     [DidsResolver, new DidsResolver(services.dids, services.users)],
@@ -189,8 +200,13 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     services,
     custody,
     ledger,
+    batchStats: () => credentialRepo.stats(),
     async close() {
       await graphql.stop();
+      // Every request already answered was committed; these are the ones still waiting for theirs.
+      await credentialRepo.drain();
+      await repairing;
+      await ledger.close();
       unregisterCanon();
       await canon.close();
       await faces.close();
