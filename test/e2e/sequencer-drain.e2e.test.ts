@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { openDatabase } from '../../src/db/database';
 import { rootFromLeafHashes } from '../../src/domain/merkle';
 import { type HttpResponse, request } from '../support/http';
-import { startService } from '../support/process';
+import { type RunningService, startService } from '../support/process';
 import { createTestDatabase } from '../support/test-db';
 
 /**
@@ -23,18 +23,21 @@ test('SIGTERM drains the issuance batches before the database closes', async () 
     CREDGATE_MASTER_KEY: randomBytes(32).toString('hex'),
     CREDGATE_ADMIN_API_KEY: ADMIN,
     CREDGATE_DATA_DIR: db.dataDir,
+    // Fixed across the restart (the default follows the port): status list URLs and log origins embed it.
+    CREDGATE_PUBLIC_URL: 'http://credgate.test',
     // A wide window and small batches: several batches are certainly queued when the signal lands.
     CREDGATE_BATCH_WINDOW_MS: '20',
     CREDGATE_BATCH_MAX: '16',
   };
   const headers = { 'x-api-key': ADMIN };
+  let svc: RunningService | undefined;
   try {
-    let svc = await startService(env);
+    svc = await startService(env);
     const kp = await request(svc.url, 'GET', '/generate-keypair', { headers });
     const did = await request(svc.url, 'POST', '/dids', { headers, body: { method: 'credgate', publicKey: kp.json.publicKey } });
     expect(did.status).toBe(201);
     const issuer = (did.json.id as string).slice(0, (did.json.id as string).lastIndexOf(':'));
-    const template = await request(svc.url, 'POST', '/templates', {
+    const template = await request(svc.url, 'POST', '/vc-templates', {
       headers,
       body: { templateName: 'Drain', description: 'drain', issuer, attributes: [{ attributeName: 'n', type: 'integer', description: 'n' }], expiration: { value: 1, unit: 'days' } },
     });
@@ -43,7 +46,7 @@ test('SIGTERM drains the issuance batches before the database closes', async () 
     let first!: () => void;
     const firstAnswer = new Promise<void>((resolve) => (first = resolve));
     const outcomes = Array.from({ length: N }, (_, n) =>
-      request(svc.url, 'POST', '/credentials', { headers, body: { templateId: template.json.templateId, credentialSubject: { n } } }).then(
+      request(svc!.url, 'POST', '/credentials', { headers, body: { templateId: template.json.templateId, credentialSubject: { n } } }).then(
         (r): HttpResponse | null => (first(), r),
         () => (first(), null), // a connection refused after the signal: never answered, so no promise was made
       ),
@@ -85,13 +88,13 @@ test('SIGTERM drains the issuance batches before the database closes', async () 
     try {
       for (const r of created) {
         const v = await request(svc.url, 'POST', '/credentials/verify', { headers, body: { credential: r.json } });
-        expect(v.status).toBe(200);
-        expect(v.json.verified).toBe(true);
+        expect({ status: v.status, checks: v.json.checks.filter((c: { ok: boolean }) => !c.ok) }).toEqual({ status: 200, checks: [] });
       }
     } finally {
       expect(await svc.stop()).toBe(0);
     }
   } finally {
+    if (svc && svc.proc.exitCode === null) svc.proc.kill('SIGKILL');
     await db.drop();
   }
 });
