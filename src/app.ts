@@ -205,6 +205,8 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
       await graphql.stop();
       // Every request already answered was committed; these are the ones still waiting for theirs.
       await credentialRepo.drain();
+      const { issue, revoke } = credentialRepo.stats();
+      logger.info({ issue: { requests: issue.requests, batches: issue.batches }, revoke: { requests: revoke.requests, batches: revoke.batches } }, 'issuance sequencer totals');
       await repairing;
       await ledger.close();
       unregisterCanon();
