@@ -69,13 +69,16 @@ export interface CredgateApp {
   readonly ledger: Ledger;
   /** Sends stored heads to the configured witnesses; `idle()` waits for the requests in flight. */
   readonly cosigner: WitnessCosigner;
+  /** Batch counters of the Family B issuance and revocation sequencers. */
+  batchStats(): ReturnType<PrismaCredentialRepository['stats']>;
+  /** Commits queued batches and waits for those in flight, then closes everything (the database last). */
   close(): Promise<void>;
 }
 
 /** Opens and migrates the database and returns services only (used by the CLI). */
 export async function createCore(
   options: AppOptions,
-): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine; cosigner: WitnessCosigner }> {
+): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine; cosigner: WitnessCosigner; credentialRepo: PrismaCredentialRepository }> {
   const { config, logger } = options;
   const db = await openDatabase(config.database, config.dbTimeouts);
   try {
@@ -95,6 +98,7 @@ export async function createCore(
         onSigned,
       }),
     );
+    const credentialRepo = new PrismaCredentialRepository(db.prisma, ledger, config.batch);
     const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
     // Workers and models start on the first face request, not at boot.
     const faces = lazyFaceEngine(() => {
@@ -120,12 +124,12 @@ export async function createCore(
       issuerPointer: new PrismaIssuerDidPointer(db.prisma),
       ledger,
       templateRepo: new PrismaTemplateRepository(db.prisma, ledger),
-      credentialRepo: new PrismaCredentialRepository(db.prisma, ledger),
+      credentialRepo,
       faces,
       rateLimitStore: new PrismaRateLimitRepository(db.prisma),
       idempotencyStore: new PrismaIdempotencyRepository(db.prisma),
     });
-    return { db, services, custody, ledger, faces, cosigner };
+    return { db, services, custody, ledger, faces, cosigner, credentialRepo };
   } catch (e) {
     await db.close();
     throw e;
@@ -135,7 +139,14 @@ export async function createCore(
 /** The composition root: wires every layer. It does not listen; main.ts and tests do. */
 export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { config, logger } = options;
-  const { db, services, custody, ledger, faces, cosigner } = await createCore(options);
+  const { db, services, custody, ledger, faces, cosigner, credentialRepo } = await createCore(options);
+  // Heads for logs left beyond their signed head (a crash between a commit and its head): in the
+  // background, so a backlog does not delay start-up (reads answer 503 for those logs meanwhile);
+  // close() waits for it. The CLI (createCore alone) does not run it.
+  const repairing = ledger.settleAll().then(
+    (n) => n > 0 && logger.info({ logs: n }, 'checked ledger logs that lacked a signed head'),
+    (e: unknown) => logger.warn({ err: e instanceof Error ? e.message : String(e) }, 'could not check ledger heads at start-up'),
+  );
   const resolvers = new Map<unknown, unknown>([
     [KeysResolver, new KeysResolver(services.keys, services.users)],
     [DidsResolver, new DidsResolver(services.dids, services.users)],
@@ -200,8 +211,15 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     custody,
     ledger,
     cosigner,
+    batchStats: () => credentialRepo.stats(),
     async close() {
       await graphql.stop();
+      // Every request already answered was committed; these are the ones still waiting for theirs.
+      await credentialRepo.drain();
+      const { issue, revoke } = credentialRepo.stats();
+      logger.info({ issue: { requests: issue.requests, batches: issue.batches }, revoke: { requests: revoke.requests, batches: revoke.batches } }, 'issuance sequencer totals');
+      await repairing;
+      await ledger.close();
       unregisterCanon();
       await canon.close();
       await faces.close();

@@ -28,7 +28,8 @@ export interface LogHeads {
    * Signs and stores a new head when the log grew beyond the stored one, after checking that the
    * grown tree is consistent with it (and that every node written since matches its leaves);
    * otherwise returns the stored head. Refuses (INTERNAL, logged at error level) a fork or a
-   * log smaller than its signed head. Appenders call it after a batch; reads call it lazily.
+   * log smaller than its signed head. Only writers call it (through `HeadKeeper.settle`): after
+   * each batch, and to repair a log left beyond its head (start-up, or a lag a read noticed).
    */
   advance(logId: string): Promise<LedgerCheckpoint>;
 }
@@ -80,32 +81,23 @@ export class PgLogHeads implements LogHeads {
   }
 
   async latest(logId: string): Promise<LedgerCheckpoint | null> {
-    const logSeq = parseLedgerId(logId);
-    const rows = await this.prisma.$queryRaw<{ found: number; tree_size: number | null; root_hash: Uint8Array | null; note: string | null; signed_at: Date | null }[]>`
-      SELECT 1 AS found, h.tree_size, h.root_hash, h.note, h.signed_at
-      FROM ledger_logs g LEFT JOIN ledger_heads h ON h.log_seq = g.seq WHERE g.seq = ${logSeq}`;
-    const row = rows[0];
-    if (!row) throw new AppError('NOT_FOUND', 'ledger log not found');
-    if (row.tree_size === null) return null;
-    return this.toCheckpoint(logId, { treeSize: Number(row.tree_size), rootHash: row.root_hash!, note: row.note!, signedAt: row.signed_at! });
+    return (await this.stored(logId)).head;
   }
 
   /**
-   * The stored head when it covers the whole log (one query, no signature); a new head when the
-   * log grew. The size and the head come from one statement, so a concurrent append cannot make
-   * the stored head look larger than the log.
+   * The stored head and the committed size of the log, from one statement (so a concurrent
+   * append cannot make the head look larger than the log). Never signs. NOT_FOUND for an unknown log.
    */
-  async current(logId: string): Promise<LedgerCheckpoint> {
+  async stored(logId: string): Promise<{ size: number; head: LedgerCheckpoint | null }> {
     const logSeq = parseLedgerId(logId);
     const rows = await this.prisma.$queryRaw<{ size: number; tree_size: number | null; root_hash: Uint8Array | null; note: string | null; signed_at: Date | null }[]>`
       SELECT g.tree_size AS size, h.tree_size, h.root_hash, h.note, h.signed_at
       FROM ledger_logs g LEFT JOIN ledger_heads h ON h.log_seq = g.seq WHERE g.seq = ${logSeq}`;
     const row = rows[0];
     if (!row) throw new AppError('NOT_FOUND', 'ledger log not found');
-    if (row.tree_size !== null && Number(row.tree_size) === Number(row.size)) {
-      return this.toCheckpoint(logId, { treeSize: Number(row.tree_size), rootHash: row.root_hash!, note: row.note!, signedAt: row.signed_at! });
-    }
-    return this.advance(logId);
+    const size = Number(row.size);
+    if (row.tree_size === null) return { size, head: null };
+    return { size, head: this.toCheckpoint(logId, { treeSize: Number(row.tree_size), rootHash: row.root_hash!, note: row.note!, signedAt: row.signed_at! }) };
   }
 
   async advance(logId: string): Promise<LedgerCheckpoint> {

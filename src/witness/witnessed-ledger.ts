@@ -27,8 +27,8 @@ export class WitnessedLedger implements Ledger {
     return this.inner.heads;
   }
 
-  async checkpoint(logId: string): Promise<LedgerCheckpoint> {
-    const head = await this.inner.checkpoint(logId);
+  async checkpoint(logId: string, minSize?: number): Promise<LedgerCheckpoint> {
+    const head = await this.inner.checkpoint(logId, minSize);
     if (this.keys.length === 0) return head;
     const [lines, progress] = await Promise.all([this.store.lines(logId, head.treeSize), this.store.allProgress(logId)]);
     const body = noteBody(head.note) ?? '';
@@ -54,8 +54,24 @@ export class WitnessedLedger implements Ledger {
     return this.inner.appendInTransaction(tx, logId, entry);
   }
 
+  appendBatch(tx: Prisma.TransactionClient, logId: string, entries: readonly LedgerEntry[]): Promise<AppendResult[]> {
+    return this.inner.appendBatch(tx, logId, entries);
+  }
+
   append(logId: string, entry: LedgerEntry): Promise<AppendResult> {
     return this.inner.append(logId, entry);
+  }
+
+  settle(logId: string): Promise<LedgerCheckpoint> {
+    return this.inner.settle(logId);
+  }
+
+  settleAll(): Promise<number> {
+    return this.inner.settleAll();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
   }
 
   findEntry(logId: string, entryHash: Uint8Array): Promise<FoundEntry | null> {

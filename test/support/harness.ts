@@ -81,6 +81,7 @@ export function testConfig(db: TestDatabase, overrides: Partial<Config> = {}, ma
     rateLimits: { windowSeconds: 60, perApiKey: 1_000_000, perCredential: 1_000_000, perIp: 1_000_000 },
     fairness: FAIRNESS_DEFAULTS,
     dbTimeouts: DB_TIMEOUT_DEFAULTS,
+    batch: { windowMs: 2, max: 128 },
     ...overrides,
   });
 }

@@ -120,7 +120,7 @@ export class FamilyBCredentialsService {
     const issuerOf = async (r: FamilyBCredentialRecord) => (await this.dids.findById(r.issuerDidId))!;
     const record = await this.own(actor, id);
     const issuer = await issuerOf(record);
-    const revoked = await this.credentials.revoke(actor.tenantId, id, this.clock.now(), (r) => ({
+    const revoked = await this.credentials.revoke({ tenantId: actor.tenantId, id, statusListId: record.statusListId, at: this.clock.now() }, (r) => ({
       logId: issuer.topicId,
       entryHash: sha256(canonicalBytes({ type: 'revocation', credentialId: r.id, credentialHash: bytesToHex(r.credentialHash), revokedAt: r.revokedAt?.toISOString() })),
       kind: 'revocation',
@@ -149,7 +149,7 @@ export class FamilyBCredentialsService {
       const hash = credentialHash(credential);
       const entry = await this.ledger.findEntry(issuer.topicId, hash);
       if (entry) {
-        const cp = await this.ledger.checkpoint(issuer.topicId);
+        const cp = await this.ledger.checkpoint(issuer.topicId, entry.leafIndex + 1);
         const proof = await this.ledger.inclusionProof(issuer.topicId, entry.leafIndex, cp.treeSize);
         const ok = verifyInclusion(Buffer.from(entry.leafHash, 'base64'), entry.leafIndex, cp.treeSize, proof.map((p) => Buffer.from(p, 'base64')), Buffer.from(cp.rootHash, 'base64'));
         anchor = { logId: issuer.topicId, leafIndex: entry.leafIndex, treeSize: cp.treeSize, entryHash: bytesToHex(hash), inclusionProof: proof, checkpoint: cp.note, logPublicKey: cp.publicKey, witnessCosignatures: cp.witnessCosignatures, witnessQuorum: cp.witnessQuorum };
