@@ -5,12 +5,14 @@ import { actorOf } from '../context';
 import { sendA } from '../envelopes';
 import { authorize } from '../middleware/authorize';
 import { bodyObject, pathParam } from '../validate';
+import { validateBody } from '../middleware/validate-body';
+import { createSchema } from '../../contracts/family-a/schemas';
 
 export function schemaRoutes(auth: AuthService, schemas: SchemasService): Router {
   const r = Router();
   const issuer = authorize(auth, ['issuer']);
 
-  r.post('/issuer/createSchema', issuer, async (req, res) => {
+  r.post('/issuer/createSchema', issuer, validateBody(createSchema), async (req, res) => {
     sendA(res, 201, await schemas.create(actorOf(res), bodyObject(req)), 'Schema created and submited successfully');
   });
 

@@ -5,11 +5,13 @@ import type { FamilyBCredentialsService } from '../../services/family-b/credenti
 import { actorOf } from '../context';
 import { authorize } from '../middleware/authorize';
 import { bodyObject, pathParam } from '../validate';
+import { validateBody } from '../middleware/validate-body';
+import { issueCredential, verifyCredential } from '../../contracts/family-b/credentials';
 
 export function credentialRoutes(auth: AuthService, credentials: FamilyBCredentialsService): Router {
   const r = Router();
 
-  r.post('/credentials/verify', authorize(auth, ['verifier', 'issuer', 'holder']), async (req, res) => {
+  r.post('/credentials/verify', authorize(auth, ['verifier', 'issuer', 'holder']), validateBody(verifyCredential), async (req, res) => {
     const result = await credentials.verify(bodyObject(req)['credential']);
     if (result.verified) {
       res.json(result);
@@ -21,7 +23,7 @@ export function credentialRoutes(auth: AuthService, credentials: FamilyBCredenti
     res.status(400).json({ error: `Verification failed: ${failed.join(', ')}`, code: 'VERIFICATION_FAILED' satisfies ErrorCode, checks: result.checks, ...(result.anchor ? { anchor: result.anchor } : {}) });
   });
 
-  r.post('/credentials', authorize(auth, ['issuer']), async (req, res) => {
+  r.post('/credentials', authorize(auth, ['issuer']), validateBody(issueCredential), async (req, res) => {
     res.status(201).json(await credentials.issue(actorOf(res), bodyObject(req)));
   });
 

@@ -5,12 +5,14 @@ import { invalidInput } from '../../errors';
 import { actorOf } from '../context';
 import { authorize } from '../middleware/authorize';
 import { bodyObject, pathParam } from '../validate';
+import { validateBody } from '../middleware/validate-body';
+import { createTemplate, updateTemplate } from '../../contracts/family-b/templates';
 
 export function templateRoutes(auth: AuthService, templates: TemplatesService): Router {
   const r = Router();
   const issuer = authorize(auth, ['issuer']);
 
-  r.post('/vc-templates', issuer, async (req, res) => {
+  r.post('/vc-templates', issuer, validateBody(createTemplate), async (req, res) => {
     res.status(201).json(await templates.create(actorOf(res), bodyObject(req)));
   });
 
@@ -38,7 +40,7 @@ export function templateRoutes(auth: AuthService, templates: TemplatesService): 
     res.status(201).json(await templates.getByName(actorOf(res), pathParam(req, 'templateName')));
   });
 
-  r.put('/vc-templates/:templateId', issuer, async (req, res) => {
+  r.put('/vc-templates/:templateId', issuer, validateBody(updateTemplate), async (req, res) => {
     res.json(await templates.update(actorOf(res), pathParam(req, 'templateId'), bodyObject(req)));
   });
 
