@@ -3,7 +3,7 @@ import type { Parameter } from './operation';
 
 /** Any JSON object (credentials, documents): the services check their content. */
 export const JsonObject = Type.Object({}, { additionalProperties: true });
-export const Did = Type.String({ minLength: 1, maxLength: 512, description: 'a DID, e.g. did:svcid:testnet:…' });
+export const Did = Type.String({ minLength: 1, maxLength: 512, description: 'a DID, e.g. did:credgate:local:…' });
 export const HexKey = Type.String({ pattern: '^[0-9a-fA-F]+$', description: 'hex-encoded key' });
 
 /** One per-field problem; the same list GraphQL puts in `extensions.details`. */
@@ -68,12 +68,14 @@ export const header = (name: string, description: string, example: string, maxLe
 
 /** Example values that the examples share, in the shapes the service produces. */
 export const EXAMPLE = {
-  faDid: 'did:svcid:testnet:z6MkvR8bN1j2R3Q4hUe3kQmX5Zo7J3W9c1aTt6S2p8Yq4LdE;svcid:testnet:fid=0.0.1001',
-  fbDid: 'did:svcid:testnet:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme',
-  edPublicKey: 'pV1n3G0b6j1bV1qQp8m2Xo3kq5Lx1o9S8m4ZbE6dT7U=',
-  edPrivateKey: 'q0lB5x1uU3xZc4m8QyYQh0bCZl5l3F0kS1i2p9q7r8s=',
-  secpPublicKey: '02a1633cafcc01ebfb6d78e39f687a1f0995c62fc95f51ead10a02ee0be551b5dc',
-  secpPrivateKey: '8f2a559490c5b7b1d3e3a3b1f3c8a6a1b2c3d4e5f60718293a4b5c6d7e8f9a0b',
+  faDid: 'did:credgate:local:z6MkvR8bN1j2R3Q4hUe3kQmX5Zo7J3W9c1aTt6S2p8Yq4LdE;credgate:local:fid=0.0.1001',
+  fbDid: 'did:credgate:local:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme',
+  // Real key pairs made for these examples only (never used by a deployment), so that requests
+  // built from the examples succeed: the contract test sends some of them.
+  edPublicKey: 'jLbT3ixHNR/3LRzjagnmdcLddWJ/6XM7HVXjIEXHTFs=',
+  edPrivateKey: 'qg62hlHaBci/B3t7x4lwycl7Zqn6X4k4JDmfySWoITw=',
+  secpPublicKey: '03cae2df4a2881bc8c02203450dbe05ea0fef6178e0b3e307c80d28a40b7fc15ad',
+  secpPrivateKey: 'fe99731e58fa4f15c1303ab0815f346f5bf37e82af0c0cc693cc71adaa762ef0',
   signatureHex: '3a7f'.repeat(32),
   uuid: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
   timestamp: '2026-01-01T00:00:00.000Z',

@@ -23,8 +23,8 @@ export const generateKeypair: Operation = {
 
 export const CreateDidBody = Type.Object(
   {
-    method: Type.String({ description: 'svcid (the service method) or key', maxLength: 64 }),
-    publicKey: Type.String({ description: 'hex secp256k1 public key (svcid) or a key of keyType (key)', maxLength: 200 }),
+    method: Type.String({ description: 'the service’s DID method (CREDGATE_DID_METHOD, default credgate) or key', maxLength: 64 }),
+    publicKey: Type.String({ description: 'hex secp256k1 public key (service method) or a key of keyType (did:key)', maxLength: 200 }),
     keyType: Type.Optional(Type.String({ maxLength: 32, description: 'for did:key: Ed25519 or secp256k1' })),
   },
   { title: 'CreateDidInput' },
@@ -53,7 +53,7 @@ export const createDid: Operation = {
   tag: TAG,
   summary: 'Create (or return the existing) DID for a public key',
   scopes: ['issuer', 'holder'],
-  body: { schema: CreateDidBody, example: { method: 'svcid', publicKey: EXAMPLE.secpPublicKey } },
+  body: { schema: CreateDidBody, example: { method: 'credgate', publicKey: EXAMPLE.secpPublicKey } },
   responses: {
     201: { description: 'created: the DID document', schema: JsonObject, example: didDocumentExample },
     200: { description: 'this tenant already had the DID: its document', schema: JsonObject, example: didDocumentExample },

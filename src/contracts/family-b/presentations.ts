@@ -5,7 +5,7 @@ import type { Operation } from '../operation';
 const TAG = 'Family B: presentations, signatures, ZKP tokens';
 const VERIFIERS = ['verifier', 'issuer', 'holder'] as const;
 const credentialId = 'urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6';
-const holderDid = 'did:svcid:testnet:zQ3shZc2QzApp2oymGvQbzP8eKheVshBHbU4ZYjeXqwSKEn6N';
+const holderDid = 'did:credgate:local:zQ3shZc2QzApp2oymGvQbzP8eKheVshBHbU4ZYjeXqwSKEn6N';
 const Shared = Type.Record(Type.String(), Type.Array(Type.String()), { description: 'credential id -> names of the attributes to disclose' });
 
 const vpExample = {
