@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Operation } from '../../contracts';
@@ -79,6 +80,14 @@ export function assertBody(op: Operation, body: unknown): asserts body is Record
   if (validate(body)) return;
   const issues = issuesOf(validate.errors ?? []);
   throw invalidInput(summary(issues), issues);
+}
+
+/**
+ * The body a `validateBody(op)` ahead of the handler let through, typed by that operation's body
+ * schema (pass the same schema: the type is only as true as that pairing).
+ */
+export function bodyOf<S extends TSchema>(req: Request, _schema: S): Static<S> {
+  return req.body as Static<S>;
 }
 
 /** Express middleware: validates the JSON body (multipart bodies are read and checked by their route). */
