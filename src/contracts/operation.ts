@@ -63,3 +63,18 @@ export interface Operation {
   /** Counted against a rate limit (oracle-shaped operations, keyless documents): may answer 429. */
   readonly rateLimited?: boolean;
 }
+
+/** What an operation says beyond its group, method, paths and id. */
+export type OperationSpec = Omit<Operation, 'family' | 'tag' | 'method' | 'paths' | 'id'>;
+
+/** Declares the operations of one family and tag: `op('post', '/vc-templates', 'createTemplate', { … })`. */
+export function operationGroup(family: Family, tag: string) {
+  return (method: Method, paths: string | readonly string[], id: string, spec: OperationSpec): Operation => ({
+    id,
+    method,
+    paths: typeof paths === 'string' ? [paths] : paths,
+    family,
+    tag,
+    ...spec,
+  });
+}

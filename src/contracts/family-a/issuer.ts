@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { EXAMPLE, JsonObject, booleanQuery, envelopeA, exampleA, header, pathParam } from '../common';
-import type { Operation } from '../operation';
+import { operationGroup } from '../operation';
 
 const TAG = 'Family A: issuer';
+const op = operationGroup('A', TAG);
 const ISSUER = ['issuer'] as const;
 const publicKey = header('publicKey', 'the holder’s Ed25519 public key (base64)', EXAMPLE.edPublicKey, 200);
 const userSignature = header('userSignature', 'the holder’s consent (POST /user/sign), hex', EXAMPLE.signatureHex, 200);
@@ -39,36 +40,21 @@ const Issued = envelopeA(Type.Object({ verifiableCredential: JsonObject, userSig
 const issued = { 201: { description: 'the credential (or, with downloadCryptograph=true, the QR code as image/png)', schema: Issued, example: exampleA({ verifiableCredential: credential, userSignature: EXAMPLE.signatureHex }, 201, 'Verifiable Credential created and submited successfully') } };
 const cryptographQuery = [booleanQuery('isCryptograph', 'also return a signed QR cryptograph'), booleanQuery('downloadCryptograph', 'answer the cryptograph as a PNG download')];
 
-export const issuerDid: Operation = {
-  id: 'issuerDid',
-  method: 'get',
-  paths: ['/issuer/did'],
-  family: 'A',
-  tag: TAG,
+export const issuerDid = op('get', '/issuer/did', 'issuerDid', {
   summary: 'The tenant’s issuer DID (created on first use)',
   scopes: ISSUER,
   responses: { 200: { description: 'the issuer DID', schema: envelopeA(Type.String()), example: exampleA(EXAMPLE.faDid, 200) } },
-};
+});
 
-export const deleteIssuerDid: Operation = {
-  id: 'deleteIssuerDid',
-  method: 'delete',
-  paths: ['/issuer/did/:did'],
-  family: 'A',
-  tag: TAG,
+export const deleteIssuerDid = op('delete', '/issuer/did/:did', 'deleteIssuerDid', {
   summary: 'Delete the issuer DID',
   scopes: ISSUER,
   pathParams: [pathParam('did', 'the issuer DID', EXAMPLE.faDid)],
   responses: { 200: { description: 'deleted', schema: envelopeA(Type.Literal(true), true), example: exampleA(true, 200, 'Issuer DID deleted successfully') } },
   errors: [400, 404],
-};
+});
 
-export const issueCredentialA: Operation = {
-  id: 'issueCredentialA',
-  method: 'post',
-  paths: ['/issuer/verifiableCredential'],
-  family: 'A',
-  tag: TAG,
+export const issueCredentialA = op('post', '/issuer/verifiableCredential', 'issueCredentialA', {
   summary: 'Issue a credential against a schema, with the holder’s consent',
   scopes: ISSUER,
   headers: holderHeaders,
@@ -76,14 +62,9 @@ export const issueCredentialA: Operation = {
   body: { schema: IssueBody, example: issueExample },
   responses: issued,
   idempotent: true,
-};
+});
 
-export const reissueCredentialA: Operation = {
-  id: 'reissueCredentialA',
-  method: 'put',
-  paths: ['/issuer/verifiableCredential'],
-  family: 'A',
-  tag: TAG,
+export const reissueCredentialA = op('put', '/issuer/verifiableCredential', 'reissueCredentialA', {
   summary: 'Re-issue a credential with new subject data (a new id; the old one is revoked)',
   scopes: ISSUER,
   headers: holderHeaders,
@@ -91,14 +72,9 @@ export const reissueCredentialA: Operation = {
   body: { schema: Type.Composite([IssueBody, Type.Object({ vc: JsonObject })], { title: 'ReissueCredentialAInput' }), example: { ...issueExample, vc: credential } },
   responses: issued,
   errors: [404],
-};
+});
 
-export const revokeCredentialA: Operation = {
-  id: 'revokeCredentialA',
-  method: 'delete',
-  paths: ['/issuer/verifiableCredential'],
-  family: 'A',
-  tag: TAG,
+export const revokeCredentialA = op('delete', '/issuer/verifiableCredential', 'revokeCredentialA', {
   summary: 'Revoke a credential (issuer, or the holder with a revocation proof)',
   scopes: ['issuer', 'holder'],
   headers: [publicKey, userSignature],
@@ -107,14 +83,9 @@ export const revokeCredentialA: Operation = {
     202: { description: 'revoked', schema: envelopeA(Type.Literal(true), true), example: exampleA(true, 202, `Verifiable Credential ${credential.id} has been revoked`) },
   },
   errors: [404],
-};
+});
 
-export const createZkp: Operation = {
-  id: 'createZkp',
-  method: 'post',
-  paths: ['/issuer/createZkp'],
-  family: 'A',
-  tag: TAG,
+export const createZkp = op('post', '/issuer/createZkp', 'createZkp', {
   summary: 'A signed ZKP certificate: conditions evaluated over a credential the issuer holds',
   description: 'Besides `credentials` and `verifyParams`, one condition per attribute: `{ "age": { "type": "number", "minimum": "18", "maximum": "99" } }` or `{ "birthDate": { "type": "date", "value": 18, "unit": "years" } }`.',
   scopes: ISSUER,
@@ -131,4 +102,4 @@ export const createZkp: Operation = {
   },
   errors: [404],
   idempotent: true,
-};
+});

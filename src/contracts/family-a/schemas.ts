@@ -1,9 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { SCHEMA_NAME_RULE } from '../../domain/schemas/schema-request';
 import { JsonObject, EXAMPLE, envelopeA, exampleA, pathParam } from '../common';
-import type { Operation } from '../operation';
+import { operationGroup } from '../operation';
 
 const TAG = 'Family A: schemas';
+const op = operationGroup('A', TAG);
 const ISSUER = ['issuer'] as const;
 
 const Attribute = Type.Object({
@@ -49,12 +50,7 @@ const record = {
   timestamp: EXAMPLE.timestamp,
 };
 
-export const createSchema: Operation = {
-  id: 'createSchema',
-  method: 'post',
-  paths: ['/issuer/createSchema'],
-  family: 'A',
-  tag: TAG,
+export const createSchema = op('post', '/issuer/createSchema', 'createSchema', {
   summary: 'Create a schema (or its next version)',
   scopes: ISSUER,
   body: { schema: CreateSchemaBody, example: createExample },
@@ -76,28 +72,18 @@ export const createSchema: Operation = {
     },
   },
   idempotent: true,
-};
+});
 
-export const listSchemas: Operation = {
-  id: 'listSchemas',
-  method: 'get',
-  paths: ['/issuer/schemas'],
-  family: 'A',
-  tag: TAG,
+export const listSchemas = op('get', '/issuer/schemas', 'listSchemas', {
   summary: 'List the tenant’s schemas (every version)',
   scopes: ISSUER,
   responses: { 200: { description: 'the schemas', schema: envelopeA(Type.Array(SchemaRecord), true), example: exampleA([record], 200, 'Schema collection retrieved') } },
-};
+});
 
-export const getSchema: Operation = {
-  id: 'getSchema',
-  method: 'get',
-  paths: ['/issuer/schema/:schemaName'],
-  family: 'A',
-  tag: TAG,
+export const getSchema = op('get', '/issuer/schema/:schemaName', 'getSchema', {
   summary: 'Fetch a schema (`name` for the latest version, or `name:version`)',
   scopes: ISSUER,
   pathParams: [pathParam('schemaName', 'name or name:version', 'EmployeeBadge:1')],
   responses: { 200: { description: 'the schema', schema: envelopeA(SchemaRecord, true), example: exampleA(record, 200, 'Schema retrieved') } },
   errors: [400, 404],
-};
+});

@@ -1,41 +1,27 @@
 import { Type } from '@sinclair/typebox';
 import { EXAMPLE, JsonObject, envelopeA, exampleA, header } from '../common';
-import type { Operation } from '../operation';
+import { operationGroup } from '../operation';
 
 const TAG = 'Family A: user';
+const op = operationGroup('A', TAG);
 const HOLDER = ['holder', 'issuer'] as const;
 const privateKey = header('privateKey', 'the holder’s Ed25519 private key (base64); used for this call only', EXAMPLE.edPrivateKey, 200);
 const KeyPair = Type.Object({ privateKey: Type.String(), publicKey: Type.String() });
 
-export const generateKeyPairA: Operation = {
-  id: 'userGenerateKeyPair',
-  method: 'get',
-  paths: ['/user/generateKeyPair'],
-  family: 'A',
-  tag: TAG,
+export const generateKeyPairA = op('get', '/user/generateKeyPair', 'userGenerateKeyPair', {
   summary: 'Generate an Ed25519 key pair (not stored)',
   scopes: HOLDER,
   responses: { 200: { description: 'the key pair (base64)', schema: envelopeA(KeyPair), example: exampleA({ privateKey: EXAMPLE.edPrivateKey, publicKey: EXAMPLE.edPublicKey }, 200) } },
-};
+});
 
-export const userDid: Operation = {
-  id: 'userDid',
-  method: 'get',
-  paths: ['/user/did'],
-  family: 'A',
-  tag: TAG,
+export const userDid = op('get', '/user/did', 'userDid', {
   summary: 'The user DID of a public key (created on first use)',
   scopes: HOLDER,
   headers: [header('publicKey', 'the holder’s Ed25519 public key (base64)', EXAMPLE.edPublicKey, 4096)],
   responses: { 200: { description: 'the user DID', schema: envelopeA(Type.String()), example: exampleA(EXAMPLE.faDid, 200) } },
-};
+});
 
-export const userSign: Operation = {
-  id: 'userSign',
-  method: 'post',
-  paths: ['/user/sign'],
-  family: 'A',
-  tag: TAG,
+export const userSign = op('post', '/user/sign', 'userSign', {
   summary: 'Sign the holder’s consent to an issuance (the userSignature header of issue calls)',
   scopes: HOLDER,
   headers: [privateKey],
@@ -54,14 +40,9 @@ export const userSign: Operation = {
       example: { success: true, Signature: EXAMPLE.signatureHex, status: 200 },
     },
   },
-};
+});
 
-export const holderProof: Operation = {
-  id: 'userHolderProof',
-  method: 'post',
-  paths: ['/user/holderProof'],
-  family: 'A',
-  tag: TAG,
+export const holderProof = op('post', '/user/holderProof', 'userHolderProof', {
   summary: 'A purpose-bound holder proof: a verification challenge (with nonce) or a revocation',
   scopes: HOLDER,
   headers: [privateKey],
@@ -75,14 +56,9 @@ export const holderProof: Operation = {
   responses: {
     200: { description: 'the proof (`Cache-Control: no-store`)', schema: envelopeA(Type.Object({ signature: Type.String() })), example: exampleA({ signature: EXAMPLE.signatureHex }, 200) },
   },
-};
+});
 
-export const userDecrypt: Operation = {
-  id: 'userDecrypt',
-  method: 'post',
-  paths: ['/user/decrypt'],
-  family: 'A',
-  tag: TAG,
+export const userDecrypt = op('post', '/user/decrypt', 'userDecrypt', {
   summary: 'Decrypt an encrypted credential’s subject with the holder’s key (a convenience; possible offline)',
   scopes: HOLDER,
   headers: [privateKey],
@@ -91,4 +67,4 @@ export const userDecrypt: Operation = {
     200: { description: 'the plain subject', schema: envelopeA(Type.Object({ credentialSubject: JsonObject })), example: exampleA({ credentialSubject: { id: EXAMPLE.faDid, name: 'Alice' } }, 200) },
   },
   rateLimited: true,
-};
+});

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { EXAMPLE, JsonObject, booleanQuery, exampleA, header } from '../common';
-import type { Operation } from '../operation';
+import { operationGroup } from '../operation';
+const op = operationGroup('A', 'Family A: verifier');
 
 const VerifyBody = Type.Object(
   {
@@ -21,12 +22,7 @@ const Result = Type.Object({
   status: Type.Integer(),
 });
 
-export const verifyCredentialA: Operation = {
-  id: 'verifyCredentialA',
-  method: 'post',
-  paths: ['/verifier/verify'],
-  family: 'A',
-  tag: 'Family A: verifier',
+export const verifyCredentialA = op('post', '/verifier/verify', 'verifyCredentialA', {
   summary: 'Verify a credential (optionally with ZKP validation or a face match)',
   description:
     'An invalid credential is a result, not an error: 200 with success false. The multipart variant carries this JSON in a `request` field and a `selfiePhoto` file.',
@@ -45,4 +41,4 @@ export const verifyCredentialA: Operation = {
     },
   },
   rateLimited: true,
-};
+});

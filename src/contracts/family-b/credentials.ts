@@ -1,8 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { EXAMPLE, JsonObject, pathParam } from '../common';
-import type { Operation } from '../operation';
+import { operationGroup } from '../operation';
 
 const TAG = 'Family B: credentials';
+const op = operationGroup('B', TAG);
 
 export const IssueBody = Type.Object(
   {
@@ -42,25 +43,15 @@ const Anchor = Type.Object({
 });
 const checks = [{ check: 'format', ok: true }, { check: 'signature', ok: true }, { check: 'ledger', ok: true }, { check: 'status', ok: true }, { check: 'expiry', ok: true }];
 
-export const issueCredential: Operation = {
-  id: 'issueCredential',
-  method: 'post',
-  paths: ['/credentials'],
-  family: 'B',
-  tag: TAG,
+export const issueCredential = op('post', '/credentials', 'issueCredential', {
   summary: 'Issue a credential from a template',
   scopes: ['issuer'],
   body: { schema: IssueBody, example: { templateId: 'a3bb189e-8bf9-3888-9912-ace4e6543002', credentialSubject: { name: 'Grace Hopper', birthDate: '1990-12-09' } } },
   responses: { 201: { description: 'the signed credential, anchored in the issuer log', schema: JsonObject, example: credentialExample } },
   idempotent: true,
-};
+});
 
-export const verifyCredential: Operation = {
-  id: 'verifyCredential',
-  method: 'post',
-  paths: ['/credentials/verify'],
-  family: 'B',
-  tag: TAG,
+export const verifyCredential = op('post', '/credentials/verify', 'verifyCredential', {
   summary: 'Verify a credential (signature, ledger anchor, status, expiry)',
   description: 'A credential that fails a check is a 400 whose body names the failed checks.',
   scopes: ['verifier', 'issuer', 'holder'],
@@ -74,29 +65,19 @@ export const verifyCredential: Operation = {
     },
   },
   rateLimited: true,
-};
+});
 
 const id = pathParam('credentialId', 'the credential id', credentialId);
 
-export const getCredential: Operation = {
-  id: 'getCredential',
-  method: 'get',
-  paths: ['/credentials/:credentialId'],
-  family: 'B',
-  tag: TAG,
+export const getCredential = op('get', '/credentials/:credentialId', 'getCredential', {
   summary: 'Fetch an issued credential',
   scopes: ['issuer', 'holder'],
   pathParams: [id],
   responses: { 200: { description: 'the credential', schema: JsonObject, example: credentialExample } },
   errors: [404],
-};
+});
 
-export const revokeCredential: Operation = {
-  id: 'revokeCredential',
-  method: 'delete',
-  paths: ['/credentials/:credentialId'],
-  family: 'B',
-  tag: TAG,
+export const revokeCredential = op('delete', '/credentials/:credentialId', 'revokeCredential', {
   summary: 'Revoke a credential (status list bit set)',
   scopes: ['issuer'],
   pathParams: [id],
@@ -108,4 +89,4 @@ export const revokeCredential: Operation = {
     },
   },
   errors: [404],
-};
+});

@@ -1,15 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { EXAMPLE, JsonObject, header, pathParam } from '../common';
-import type { Operation } from '../operation';
+import { operationGroup } from '../operation';
 
 const TAG = 'Family B: keys and DIDs';
+const op = operationGroup('B', TAG);
 
-export const generateKeypair: Operation = {
-  id: 'generateKeypair',
-  method: 'get',
-  paths: ['/generate-keypair'],
-  family: 'B',
-  tag: TAG,
+export const generateKeypair = op('get', '/generate-keypair', 'generateKeypair', {
   summary: 'Generate a secp256k1 key pair (the private key is shown once, the service keeps it sealed)',
   scopes: ['issuer', 'holder'],
   responses: {
@@ -19,7 +15,7 @@ export const generateKeypair: Operation = {
       example: { keyId: EXAMPLE.uuid, algorithm: 'secp256k1', publicKey: EXAMPLE.secpPublicKey, privateKey: EXAMPLE.secpPrivateKey },
     },
   },
-};
+});
 
 export const CreateDidBody = Type.Object(
   {
@@ -45,12 +41,7 @@ const didDocumentExample = {
   __v: 0,
 };
 
-export const createDid: Operation = {
-  id: 'createDid',
-  method: 'post',
-  paths: ['/dids'],
-  family: 'B',
-  tag: TAG,
+export const createDid = op('post', '/dids', 'createDid', {
   summary: 'Create (or return the existing) DID for a public key',
   scopes: ['issuer', 'holder'],
   body: { schema: CreateDidBody, example: { method: 'credgate', publicKey: EXAMPLE.secpPublicKey } },
@@ -60,49 +51,34 @@ export const createDid: Operation = {
   },
   errors: [501],
   idempotent: true,
-};
+});
 
-export const getDidByHeader: Operation = {
-  id: 'getDidByHeader',
-  method: 'get',
-  paths: ['/dids'],
-  family: 'B',
-  tag: TAG,
+export const getDidByHeader = op('get', '/dids', 'getDidByHeader', {
   summary: 'Fetch a DID document (DID in the `did` header)',
   scopes: [],
   headers: [header('did', 'the DID to fetch', EXAMPLE.fbDid, 512)],
   responses: { 200: { description: 'the DID document', schema: JsonObject, example: didDocumentExample } },
   errors: [404],
-};
+});
 
-export const getDid: Operation = {
-  id: 'getDid',
-  method: 'get',
-  paths: ['/dids/:did'],
-  family: 'B',
-  tag: TAG,
+export const getDid = op('get', '/dids/:did', 'getDid', {
   summary: 'Fetch a DID document',
   scopes: [],
   pathParams: [pathParam('did', 'the DID', EXAMPLE.fbDid)],
   responses: { 200: { description: 'the DID document', schema: JsonObject, example: didDocumentExample } },
   errors: [404],
-};
+});
 
 const did = pathParam('did', 'the DID to resolve', EXAMPLE.fbDid);
 const w3cDocument = { '@context': ['https://www.w3.org/ns/did/v1'], id: EXAMPLE.fbDid, verificationMethod: [], assertionMethod: [] };
 
-export const resolveDid: Operation = {
-  id: 'resolveDid',
-  method: 'get',
-  paths: ['/resolve/:did'],
-  family: 'B',
-  tag: TAG,
+export const resolveDid = op('get', '/resolve/:did', 'resolveDid', {
   summary: 'Resolve a DID to its W3C DID document',
   scopes: [],
   pathParams: [did],
   responses: { 200: { description: 'the DID document', contentType: 'application/did+ld+json', schema: JsonObject, example: w3cDocument } },
   errors: [404, 501],
-};
+});
 
 const resolution = Type.Object({
   '@context': Type.String(),
@@ -113,12 +89,7 @@ const resolution = Type.Object({
 const resolutionExample = { '@context': 'https://w3id.org/did-resolution/v1', didDocument: w3cDocument, didResolutionMetadata: { contentType: 'application/did+ld+json' }, didDocumentMetadata: {} };
 const RESOLUTION = 'application/ld+json;profile="https://w3id.org/did-resolution"';
 
-export const universalResolver: Operation = {
-  id: 'universalResolver',
-  method: 'get',
-  paths: ['/1.0/identifiers/:did'],
-  family: 'B',
-  tag: TAG,
+export const universalResolver = op('get', '/1.0/identifiers/:did', 'universalResolver', {
   summary: 'DIF Universal Resolver driver interface',
   description: 'Failures are resolution results in the same shape: 400 invalidDid, 404 notFound, 410 deactivated, 501 methodNotSupported.',
   scopes: [],
@@ -132,4 +103,4 @@ export const universalResolver: Operation = {
       example: { ...resolutionExample, didDocumentMetadata: { deactivated: true } },
     },
   },
-};
+});

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { JsonObject, pathParam } from '../common';
-import type { Operation, Parameter } from '../operation';
+import { type Operation, type OperationSpec, type Parameter, operationGroup } from '../operation';
 
 const TAG = 'Ledger (transparency logs)';
 const logId = pathParam('logId', 'the log id (a DID’s topicId or templateTopicId)', '0.0.2002');
@@ -13,20 +13,17 @@ const integer = (name: string, description: string, required: boolean, example: 
 });
 const hash = 'b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c';
 
-function ledgerOp(id: string, suffix: string, summary: string, extra: Partial<Operation>, example: unknown): Operation {
-  return {
-    id,
-    method: 'get',
-    paths: [`/ledger/:logId/${suffix}`],
-    family: 'B',
-    tag: TAG,
+const op = operationGroup('B', TAG);
+
+function ledgerOp(id: string, suffix: string, summary: string, extra: Partial<OperationSpec>, example: unknown): Operation {
+  return op('get', `/ledger/:logId/${suffix}`, id, {
     summary,
     scopes: [],
     responses: { 200: { description: summary, schema: JsonObject, example } },
     errors: [404],
     ...extra,
     pathParams: [logId, ...(extra.pathParams ?? [])],
-  };
+  });
 }
 
 const checkpoint = { logId: '0.0.2002', treeSize: 3, rootHash: hash, checkpoint: 'credgate.example/ledger\n3\ntb…\n\n— credgate.example/ledger sig\n' };

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { EXAMPLE, JsonObject } from '../common';
-import type { Operation } from '../operation';
+import { operationGroup } from '../operation';
 
 const TAG = 'Family B: presentations, signatures, ZKP tokens';
+const op = operationGroup('B', TAG);
 const VERIFIERS = ['verifier', 'issuer', 'holder'] as const;
 const credentialId = 'urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6';
 const holderDid = 'did:credgate:local:zQ3shZc2QzApp2oymGvQbzP8eKheVshBHbU4ZYjeXqwSKEn6N';
@@ -18,12 +19,7 @@ const vpExample = {
   proof: { type: 'EcdsaSecp256k1Signature2019', created: EXAMPLE.timestamp, verificationMethod: `${holderDid}#keys-1`, signatureValue: EXAMPLE.signatureHex },
 };
 
-export const createVp: Operation = {
-  id: 'createVp',
-  method: 'post',
-  paths: ['/create-vp'],
-  family: 'B',
-  tag: TAG,
+export const createVp = op('post', '/create-vp', 'createVp', {
   summary: 'Create a signed presentation disclosing chosen attributes',
   scopes: ['holder'],
   body: {
@@ -44,14 +40,9 @@ export const createVp: Operation = {
   responses: { 200: { description: 'the presentation', schema: Type.Object({ vpToken: JsonObject }), example: { vpToken: vpExample } } },
   errors: [404],
   idempotent: true,
-};
+});
 
-export const verifyVp: Operation = {
-  id: 'verifyVp',
-  method: 'post',
-  paths: ['/verify-vp'],
-  family: 'B',
-  tag: TAG,
+export const verifyVp = op('post', '/verify-vp', 'verifyVp', {
   summary: 'Verify a presentation and the credentials it carries',
   scopes: VERIFIERS,
   body: {
@@ -70,16 +61,11 @@ export const verifyVp: Operation = {
   },
   responses: { 200: { description: 'verified', schema: Type.Object({ message: Type.String() }), example: { message: 'VP and attributes verified' } } },
   rateLimited: true,
-};
+});
 
 const data = { hello: 'world' };
 
-export const createSignature: Operation = {
-  id: 'createSignature',
-  method: 'post',
-  paths: ['/signature/create'],
-  family: 'B',
-  tag: TAG,
+export const createSignature = op('post', '/signature/create', 'createSignature', {
   summary: 'Sign data (secp256k1 ECDSA over SHA-256 of its RFC 8785 canonical JSON, or of a string itself)',
   scopes: ['holder', 'issuer'],
   body: {
@@ -87,14 +73,9 @@ export const createSignature: Operation = {
     example: { data, privateKey: EXAMPLE.secpPrivateKey },
   },
   responses: { 200: { description: 'the signature (hex r||s)', schema: Type.Object({ signature: Type.String() }), example: { signature: EXAMPLE.signatureHex } } },
-};
+});
 
-export const verifySignature: Operation = {
-  id: 'verifySignature',
-  method: 'post',
-  paths: ['/signature/verify'],
-  family: 'B',
-  tag: TAG,
+export const verifySignature = op('post', '/signature/verify', 'verifySignature', {
   summary: 'Verify a data signature (400 VERIFICATION_FAILED when invalid)',
   scopes: VERIFIERS,
   body: {
@@ -103,17 +84,12 @@ export const verifySignature: Operation = {
   },
   responses: { 200: { description: 'valid', schema: Type.Object({ valid: Type.Literal(true) }), example: { valid: true } } },
   rateLimited: true,
-};
+});
 
 const zkpData = { condition: { age: 18 }, conditionMet: true, calculatedAge: 35 };
 const ZkpToken = Type.Object({ zkpToken: Type.String(), zkpData: JsonObject, publicKey: Type.String() }, { additionalProperties: true });
 
-export const createZkpToken: Operation = {
-  id: 'createZkpToken',
-  method: 'post',
-  paths: ['/createZkpToken'],
-  family: 'B',
-  tag: TAG,
+export const createZkpToken = op('post', '/createZkpToken', 'createZkpToken', {
   summary: "Create a signed age-condition token from a credential's date attribute",
   scopes: ['issuer'],
   body: {
@@ -131,14 +107,9 @@ export const createZkpToken: Operation = {
   responses: { 200: { description: 'the token', schema: ZkpToken, example: { zkpToken: EXAMPLE.signatureHex, zkpData, publicKey: EXAMPLE.secpPublicKey } } },
   errors: [404],
   idempotent: true,
-};
+});
 
-export const verifyZkpToken: Operation = {
-  id: 'verifyZkpToken',
-  method: 'post',
-  paths: ['/verifyZkpToken'],
-  family: 'B',
-  tag: TAG,
+export const verifyZkpToken = op('post', '/verifyZkpToken', 'verifyZkpToken', {
   summary: 'Verify a ZKP token',
   scopes: VERIFIERS,
   body: {
@@ -156,4 +127,4 @@ export const verifyZkpToken: Operation = {
     },
   },
   rateLimited: true,
-};
+});

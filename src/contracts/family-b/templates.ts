@@ -2,7 +2,8 @@ import { type Static, Type } from '@sinclair/typebox';
 import { EXPIRATION_UNITS } from '../../domain/templates/template-expiration';
 import { TEMPLATE_ATTRIBUTE_TYPES } from '../../domain/templates/template-attributes';
 import { Did, EXAMPLE, pathParam } from '../common';
-import type { Operation } from '../operation';
+import { operationGroup } from '../operation';
+const op = operationGroup('B', 'Family B: templates');
 
 /*
  * The schemas check the shape (types, required fields); the rules (name syntax, attribute types,
@@ -74,28 +75,18 @@ export const templateExample = {
 const ISSUER = ['issuer'] as const;
 const templateId = pathParam('templateId', 'the templateId of the template', templateExample.templateId);
 
-export const createTemplate: Operation = {
-  id: 'createTemplate',
-  method: 'post',
-  paths: ['/vc-templates'],
-  family: 'B',
-  tag: 'Family B: templates',
+export const createTemplate = op('post', '/vc-templates', 'createTemplate', {
   summary: 'Create a credential template',
   scopes: ISSUER,
   body: { schema: TemplateBody, example: templateBodyExample },
   responses: { 201: { description: 'the template', schema: Template, example: templateExample } },
   errors: [409],
   idempotent: true,
-};
+});
 
 const TemplatePage = Type.Object({ items: Type.Array(Template), hasMore: Type.Boolean(), next: Type.Union([Type.String(), Type.Null()]), total: Type.Integer() });
 
-export const listTemplates: Operation = {
-  id: 'listTemplates',
-  method: 'get',
-  paths: ['/vc-templates'],
-  family: 'B',
-  tag: 'Family B: templates',
+export const listTemplates = op('get', '/vc-templates', 'listTemplates', {
   summary: 'List templates',
   description:
     'Without `first`/`after`: a bare array (at most 500) with `X-Total-Count`, `X-Has-More` and `Link: rel="next"`. With either: one page `{ items, hasMore, next, total }`; follow `next` as `after` until it is null.',
@@ -112,41 +103,26 @@ export const listTemplates: Operation = {
       headers: ['X-Total-Count', 'X-Has-More', 'Link'],
     },
   },
-};
+});
 
-export const getTemplateByName: Operation = {
-  id: 'getTemplateByName',
-  method: 'get',
-  paths: ['/vc-templates/:templateName'],
-  family: 'B',
-  tag: 'Family B: templates',
+export const getTemplateByName = op('get', '/vc-templates/:templateName', 'getTemplateByName', {
   summary: 'Fetch a template by name (the reference labels this success 201)',
   scopes: ISSUER,
   pathParams: [pathParam('templateName', 'the template name', 'Employee badge')],
   responses: { 201: { description: 'the template', schema: Template, example: templateExample } },
   errors: [404],
-};
+});
 
-export const updateTemplate: Operation = {
-  id: 'updateTemplate',
-  method: 'put',
-  paths: ['/vc-templates/:templateId'],
-  family: 'B',
-  tag: 'Family B: templates',
+export const updateTemplate = op('put', '/vc-templates/:templateId', 'updateTemplate', {
   summary: 'Replace a template (a new version, anchored in the issuer log)',
   scopes: ISSUER,
   pathParams: [templateId],
   body: { schema: TemplateBody, example: templateBodyExample },
   responses: { 200: { description: 'the updated template', schema: Template, example: { ...templateExample, __v: 1 } } },
   errors: [404, 409],
-};
+});
 
-export const deleteTemplate: Operation = {
-  id: 'deleteTemplate',
-  method: 'delete',
-  paths: ['/vc-templates/:templateId'],
-  family: 'B',
-  tag: 'Family B: templates',
+export const deleteTemplate = op('delete', '/vc-templates/:templateId', 'deleteTemplate', {
   summary: 'Delete a template (it can no longer issue)',
   scopes: ISSUER,
   pathParams: [templateId],
@@ -158,4 +134,4 @@ export const deleteTemplate: Operation = {
     },
   },
   errors: [404],
-};
+});
