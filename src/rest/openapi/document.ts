@@ -154,8 +154,9 @@ export function buildOpenApiDocument(options: { version: string; docs: boolean; 
     });
   }
   return {
+    // No jsonSchemaDialect: the default OpenAPI 3.1 dialect is JSON Schema 2020-12 (plus the OAS
+    // vocabulary), which the contracts are written in; Swagger UI warns about any other value.
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: { title: 'Credgate REST API', version: options.version, description: INFO_DESCRIPTION, license: { name: 'Apache-2.0', identifier: 'Apache-2.0' } },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
     tags: [...new Set(OPERATIONS.map((o) => o.tag))].map((name) => ({ name })),
