@@ -41,6 +41,7 @@ import { EnvelopeKeyCustody } from './kms/key-custody';
 import { resolveMasterKey } from './kms/master-key';
 import { databaseHasMasterKey, verifyMasterKey } from './kms/master-key-check';
 import { type Ledger, createLedger, deriveLedgerSeed } from './ledger';
+import { type WitnessCosigner, withWitnesses } from './witness';
 import type { Logger } from './logging/logger';
 import { healthRoutes } from './rest/health.routes';
 import { errorHandler, notFoundHandler } from './rest/middleware/error-handler';
@@ -67,36 +68,45 @@ export interface CredgateApp {
   readonly custody: KeyCustody;
   /** The transparency-log port (appends happen inside the services that own anchored records). */
   readonly ledger: Ledger;
+  /** Sends stored heads to the configured witnesses; `idle()` waits for the requests in flight. */
+  readonly cosigner: WitnessCosigner;
   close(): Promise<void>;
 }
 
 /** Opens and migrates the database and returns services only (used by the CLI). */
-export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine }> {
+export async function createCore(
+  options: AppOptions,
+): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine; cosigner: WitnessCosigner }> {
   const { config, logger } = options;
   const db = await openDatabase(config.database, config.dbTimeouts);
   try {
-    const applied = await migrate(db.sql, readMigrations());
+    const applied = await migrate(db.sql, readMigrations(), (name) => logger.info({ migration: name }, 'applying database migration'));
     if (applied.length > 0) logger.info({ applied }, 'applied database migrations');
     // The master key is checked against the database before anything is sealed or signed with it.
     const masterKey = resolveMasterKey(config, logger, await databaseHasMasterKey(db.prisma));
     const keyring = await verifyMasterKey(db.prisma, masterKey);
     // One deployment-wide log signing key, derived (never stored): HKDF-SHA256(master key, info 'credgate/ledger-log-key/v1').
-    const ledger = createLedger(db.prisma, {
-      seed: deriveLedgerSeed(masterKey),
-      origin: `${new URL(config.publicUrl).host}/ledger`,
-      clock: options.clock ?? systemClock,
-      logger,
-    });
+    // Each stored head is sent to the configured witnesses in the background (src/witness).
+    const { ledger, cosigner } = withWitnesses(db.prisma, config.witness, { clock: options.clock ?? systemClock, logger }, (onSigned) =>
+      createLedger(db.prisma, {
+        seed: deriveLedgerSeed(masterKey),
+        origin: `${new URL(config.publicUrl).host}/ledger`,
+        clock: options.clock ?? systemClock,
+        logger,
+        onSigned,
+      }),
+    );
     const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
     // Workers and models start on the first face request, not at boot.
-    const faces = lazyFaceEngine(() =>
-      createFaceEngine({
+    const faces = lazyFaceEngine(() => {
+      logger.info('loading the face model for the first face request (about 1.5 s per worker)');
+      return createFaceEngine({
         threshold: config.faces.threshold,
         maxImageBytes: config.faces.maxImageBytes,
         ...(config.faces.workers ? { workers: config.faces.workers } : {}),
         ...(config.fairness.faceTenantShare !== undefined ? { tenantShare: config.fairness.faceTenantShare } : {}),
-      }),
-    );
+      });
+    });
     const services = createServices({
       config,
       clock: options.clock ?? systemClock,
@@ -116,7 +126,7 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       rateLimitStore: new PrismaRateLimitRepository(db.prisma),
       idempotencyStore: new PrismaIdempotencyRepository(db.prisma),
     });
-    return { db, services, custody, ledger, faces };
+    return { db, services, custody, ledger, faces, cosigner };
   } catch (e) {
     await db.close();
     throw e;
@@ -126,7 +136,7 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
 /** The composition root: wires every layer. It does not listen; main.ts and tests do. */
 export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { config, logger } = options;
-  const { db, services, custody, ledger, faces } = await createCore(options);
+  const { db, services, custody, ledger, faces, cosigner } = await createCore(options);
   const resolvers = new Map<unknown, unknown>([
     [KeysResolver, new KeysResolver(services.keys, services.users)],
     [DidsResolver, new DidsResolver(services.dids, services.users)],
@@ -191,11 +201,13 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     services,
     custody,
     ledger,
+    cosigner,
     async close() {
       await graphql.stop();
       unregisterCanon();
       await canon.close();
       await faces.close();
+      await cosigner.close();
       await db.close();
     },
   };

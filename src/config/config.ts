@@ -3,10 +3,12 @@ import { DEFAULT_JSONLD_BUDGET } from '../domain/contexts/jsonld-budget';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from '../graphql/limits/limits';
 import { type DbTimeouts, type FairnessConfig, type RateLimitConfig, parseDbTimeouts, parseFairness, parseRateLimits } from './limits';
 import { ConfigError, intSetting, nonEmpty } from './settings';
+import { type WitnessConfig, parseWitnesses } from './witnesses';
 
 export { ConfigError } from './settings';
 
 export type { DbTimeouts, FairnessConfig, RateLimitConfig } from './limits';
+export type { WitnessConfig, WitnessEndpoint } from './witnesses';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -88,6 +90,8 @@ export interface Config {
   readonly dbTimeouts: DbTimeouts;
   /** How long an Idempotency-Key is remembered (CREDGATE_IDEMPOTENCY_TTL_SECONDS); 24 h when absent. */
   readonly idempotencyTtlSeconds?: number;
+  /** Witnesses asked to cosign each new head, and the quorum (CREDGATE_WITNESSES, CREDGATE_WITNESS_QUORUM). */
+  readonly witness?: WitnessConfig;
 }
 
 /** Raised for a bad environment; main prints its one-line message and exits non-zero. */
@@ -253,5 +257,6 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     dbTimeouts,
     idempotencyTtlSeconds: intSetting(env, 'CREDGATE_IDEMPOTENCY_TTL_SECONDS', DEFAULT_IDEMPOTENCY_TTL_SECONDS, 60, 30 * 86_400),
     fairness: parseFairness(env, dbTimeouts),
+    witness: parseWitnesses(env),
   });
 }

@@ -29,6 +29,31 @@ export interface LedgerCheckpoint {
   readonly publicKey: string;
   /** ISO 8601 time the head was signed (not part of the signed note): reads never re-sign. */
   readonly signedAt: string;
+  /** Each configured witness and whether a verified cosignature of this head is in `note` (see src/witness). */
+  readonly witnesses: WitnessCosignature[];
+  /** Cosignatures of this head that verified under the configured witness keys. */
+  readonly witnessCosignatures: number;
+  /** How many are required (CREDGATE_WITNESS_QUORUM); 0 when no witnesses are configured. */
+  readonly witnessQuorum: number;
+}
+
+/** The witness fields of a head as the log itself stores it: the witnessing layer fills them in. */
+export const unwitnessed = (): Pick<LedgerCheckpoint, 'witnesses' | 'witnessCosignatures' | 'witnessQuorum'> => ({ witnesses: [], witnessCosignatures: 0, witnessQuorum: 0 });
+
+/** One configured witness's standing on a served head. */
+export interface WitnessCosignature {
+  /** The witness key name. */
+  readonly name: string;
+  /** C2SP verifier key `<name>+<keyid>+<base64(0x04||pubkey)>`. */
+  readonly verifierKey: string;
+  /** A cosignature of this head verified under the witness key (its line is in the note). */
+  readonly cosigned: boolean;
+  /** ISO 8601 time in that cosignature, or null. */
+  readonly cosignedAt: string | null;
+  /** The largest size the witness is known to have cosigned, or null before it ever answered. */
+  readonly witnessedSize: number | null;
+  /** Why the last request to it failed (a stuck or refusing witness), or null. */
+  readonly lastError: string | null;
 }
 
 export interface FoundEntry {

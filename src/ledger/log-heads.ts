@@ -16,7 +16,7 @@ import {
 import type { Clock } from '../domain/ports';
 import type { Prisma, PrismaClient } from '../db/database';
 import type { Logger } from '../logging/logger';
-import type { LedgerCheckpoint } from './ledger.port';
+import { type LedgerCheckpoint, unwitnessed } from './ledger.port';
 import { parseLedgerId } from './log-id';
 import { PgNodeReader } from './pg-node-reader';
 
@@ -38,6 +38,8 @@ export interface LogHeadOptions {
   readonly origin: string;
   readonly clock: Clock;
   readonly logger?: Logger;
+  /** Called after `advance` with the stored head (new or not); must return at once (witness cosigning). */
+  readonly onSigned?: (head: LedgerCheckpoint) => void;
 }
 
 interface HeadRow {
@@ -61,6 +63,7 @@ export class PgLogHeads implements LogHeads {
   private readonly origin: string;
   private readonly clock: Clock;
   private readonly logger: Logger | undefined;
+  private readonly onSigned: ((head: LedgerCheckpoint) => void) | undefined;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -69,6 +72,7 @@ export class PgLogHeads implements LogHeads {
     this.origin = options.origin;
     this.clock = options.clock;
     this.logger = options.logger;
+    this.onSigned = options.onSigned;
     this.#signer = { name: options.origin, seed: Uint8Array.from(options.seed) };
     const publicKey = publicKeyOf(this.#signer.seed);
     this.#publicKey = bytesToBase64(publicKey);
@@ -137,7 +141,9 @@ export class PgLogHeads implements LogHeads {
         ? tx.ledgerHead.update({ where: { logSeq }, data })
         : tx.ledgerHead.create({ data: { logSeq, ...data } });
     }, ADVANCE_TX);
-    return this.toCheckpoint(logId, head);
+    const checkpoint = this.toCheckpoint(logId, head);
+    this.onSigned?.(checkpoint);
+    return checkpoint;
   }
 
   /**
@@ -184,6 +190,7 @@ export class PgLogHeads implements LogHeads {
       verifierKey: this.#verifierKey,
       publicKey: this.#publicKey,
       signedAt: head.signedAt.toISOString(),
+      ...unwitnessed(),
     };
   }
 }

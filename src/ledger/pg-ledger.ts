@@ -5,7 +5,7 @@ import { type Clock, systemClock } from '../domain/ports';
 import type { Prisma, PrismaClient } from '../db/database';
 import type { Logger } from '../logging/logger';
 import type { AppendResult, FoundEntry, Ledger, LedgerCheckpoint, LedgerEntry } from './ledger.port';
-import { PgLogHeads } from './log-heads';
+import { type LogHeadOptions, PgLogHeads } from './log-heads';
 import { parseLedgerId } from './log-id';
 import { PgNodeReader } from './pg-node-reader';
 
@@ -21,6 +21,8 @@ export interface LedgerOptions {
   readonly clock?: Clock;
   /** Receives the error-level line when a log fails its integrity check. */
   readonly logger?: Logger;
+  /** Told of every stored head after `advance` (witness cosigning); must not block. */
+  readonly onSigned?: LogHeadOptions['onSigned'];
 }
 
 /** Most leaf hashes one `leafHashes` call returns. */
@@ -85,6 +87,7 @@ export class PgLedger implements Ledger {
       origin: options.origin,
       clock: options.clock ?? systemClock,
       ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.onSigned ? { onSigned: options.onSigned } : {}),
     });
   }
 

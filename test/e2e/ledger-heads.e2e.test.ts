@@ -26,7 +26,7 @@ beforeAll(async () => {
     return res.status === 200 ? { ok: true, data: res.json } : { ok: false, status: res.status };
   };
   const graphql: CheckpointRead = (k, logId) =>
-    gqlOutcome(async () => (await server.sdk(k).LedgerCheckpoint({ logId })).ledgerCheckpoint as LedgerCheckpoint & { signedAt: string });
+    gqlOutcome(async () => (await server.sdk(k).ledgerCheckpoint({ logId })).ledgerCheckpoint as LedgerCheckpoint & { signedAt: string });
   reads = [
     ['REST', rest],
     ['GraphQL', graphql],
@@ -104,7 +104,7 @@ test('an entry whose leaf row was forged (triggers off, nodes intact) is not ser
   });
   const hex = Buffer.from(forged).toString('hex');
   const rest = await request(server.baseUrl, 'GET', `/ledger/${logId}/entries/${hex}`, { headers: { 'X-API-Key': key } });
-  const gql = await gqlOutcome(async () => (await server.sdk(key).LedgerEntry({ logId, entryHash: hex })).ledgerEntry);
+  const gql = await gqlOutcome(async () => (await server.sdk(key).ledgerEntry({ logId, entryHash: hex })).ledgerEntry);
   expect(rest.status).toBe(500);
   expect(gql).toMatchObject({ ok: false, status: 500 });
   // The signed head itself is untouched and still served.

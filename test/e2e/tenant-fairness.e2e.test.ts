@@ -47,7 +47,7 @@ async function issueRaw(server: TestServer, transport: string, key: string, temp
     return { status: res.status, retryAfter: res.headers.get('retry-after') };
   }
   try {
-    await server.sdk(key).IssueTemplateCredential({ input });
+    await server.sdk(key).issueTemplateCredential({ input });
     return { status: 201 };
   } catch (e) {
     if (!(e instanceof CredgateGraphQLError)) throw e;

@@ -9,7 +9,7 @@ import { DB_TIMEOUT_DEFAULTS, FAIRNESS_DEFAULTS } from '../../src/config/limits'
 import type { Clock } from '../../src/domain/ports';
 import { DEFAULT_GRAPHQL_LIMITS } from '../../src/graphql/limits/limits';
 import { createLogger } from '../../src/logging/logger';
-import { createCredgateClient, type Sdk } from '../../src/sdk';
+import { createCredgateClient, type CredgateClient } from '../../src/sdk';
 import { type TestDatabase, createTestDatabase } from './test-db';
 
 /** Log lines the service wrote, kept so tests can prove no secret was ever logged. */
@@ -34,7 +34,7 @@ export interface TestServer {
   readonly adminKey: string;
   /** Creates an API key through the same service the CLI uses. */
   apiKey(tenant: string, scopes: string[]): Promise<string>;
-  sdk(apiKey?: string): Sdk;
+  sdk(apiKey?: string): CredgateClient;
   /** Stops the HTTP server and the app; the database stays (see `stop`). */
   close(): Promise<void>;
   /** close() and drop the database. */

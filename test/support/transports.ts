@@ -152,25 +152,25 @@ const strip = <T extends object>(o: T): T =>
 export function graphqlTransport(server: TestServer): Transport {
   return {
     name: 'GraphQL',
-    generateKeypair: (key) => gqlOutcome(async () => (await server.sdk(key).GenerateKeypair()).generateKeypair),
+    generateKeypair: (key) => gqlOutcome(async () => (await server.sdk(key).generateKeypair()).generateKeypair),
     createDid: (key, input) =>
       gqlOutcome(async () => {
-        const r = (await server.sdk(key).CreateDid({ input })).createDid;
+        const r = (await server.sdk(key).createDid({ input })).createDid;
         return { document: fromGraphql(r.document), created: r.created };
       }),
-    getDid: (key, did) => gqlOutcome(async () => fromGraphql((await server.sdk(key).Did({ did })).did)),
-    resolveDocument: (key, did) => gqlOutcome(async () => (await server.sdk(key).DidDocument({ did })).didDocument),
+    getDid: (key, did) => gqlOutcome(async () => fromGraphql((await server.sdk(key).did({ did })).did)),
+    resolveDocument: (key, did) => gqlOutcome(async () => (await server.sdk(key).didDocument({ did })).didDocument),
     resolution: (key, did) =>
       gqlOutcome(async () => {
-        const r = (await server.sdk(key).DidResolution({ did })).didResolution;
+        const r = (await server.sdk(key).didResolution({ did })).didResolution;
         return {
           didDocument: r.didDocument ?? null,
           didResolutionMetadata: strip(r.didResolutionMetadata),
           didDocumentMetadata: strip(r.didDocumentMetadata),
         } as Resolution;
       }),
-    generateUserKeyPair: (key) => gqlOutcome(async () => (await server.sdk(key).GenerateUserKeyPair()).generateUserKeyPair),
-    userDid: (key, publicKey) => gqlOutcome(async () => (await server.sdk(key).RegisterUserDid({ publicKey })).registerUserDid),
+    generateUserKeyPair: (key) => gqlOutcome(async () => (await server.sdk(key).generateUserKeyPair()).generateUserKeyPair),
+    userDid: (key, publicKey) => gqlOutcome(async () => (await server.sdk(key).registerUserDid({ publicKey })).registerUserDid),
   };
 }
 

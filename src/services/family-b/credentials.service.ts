@@ -22,7 +22,7 @@ import type { IssueInput } from '../../contracts/family-b/credentials';
 export type Json = Record<string, unknown>;
 
 export interface VerificationCheck {
-  readonly check: 'format' | 'signature' | 'disclosures' | 'ledger' | 'status' | 'expiry';
+  readonly check: 'format' | 'signature' | 'disclosures' | 'ledger' | 'witnesses' | 'status' | 'expiry';
   readonly ok: boolean;
   readonly detail?: string;
 }
@@ -36,6 +36,10 @@ export interface CredentialAnchor {
   readonly inclusionProof: string[];
   readonly checkpoint: string;
   readonly logPublicKey: string;
+  /** Witness cosignatures of that checkpoint that verified (their lines are in `checkpoint`). */
+  readonly witnessCosignatures: number;
+  /** Cosignatures the deployment requires (0: no witnesses configured). */
+  readonly witnessQuorum: number;
 }
 
 export interface CredentialVerification {
@@ -149,8 +153,13 @@ export class FamilyBCredentialsService {
         const cp = await this.ledger.checkpoint(issuer.topicId);
         const proof = await this.ledger.inclusionProof(issuer.topicId, entry.leafIndex, cp.treeSize);
         const ok = verifyInclusion(Buffer.from(entry.leafHash, 'base64'), entry.leafIndex, cp.treeSize, proof.map((p) => Buffer.from(p, 'base64')), Buffer.from(cp.rootHash, 'base64'));
-        anchor = { logId: issuer.topicId, leafIndex: entry.leafIndex, treeSize: cp.treeSize, entryHash: bytesToHex(hash), inclusionProof: proof, checkpoint: cp.note, logPublicKey: cp.publicKey };
+        anchor = { logId: issuer.topicId, leafIndex: entry.leafIndex, treeSize: cp.treeSize, entryHash: bytesToHex(hash), inclusionProof: proof, checkpoint: cp.note, logPublicKey: cp.publicKey, witnessCosignatures: cp.witnessCosignatures, witnessQuorum: cp.witnessQuorum };
         add('ledger', ok, ok ? undefined : 'inclusion proof does not match the signed checkpoint');
+        // Only with witnesses configured: without a quorum the log operator alone vouches for this head.
+        if (cp.witnessQuorum > 0) {
+          const met = cp.witnessCosignatures >= cp.witnessQuorum;
+          add('witnesses', met, `${cp.witnessCosignatures} of ${cp.witnessQuorum} required witness cosignatures verified${met ? '' : ' (the head is not, or not yet, witnessed)'}`);
+        }
       } else add('ledger', false, 'credential hash is not anchored in the issuer log');
     } else add('ledger', false, 'unknown issuer');
 
