@@ -48,6 +48,7 @@ import { errorHandler, notFoundHandler } from './rest/middleware/error-handler';
 import { requestContext } from './rest/middleware/request-context';
 import { isFamilyAPath, restRouter } from './rest/router';
 import { indexRoutes } from './rest/index.routes';
+import { openapiRoutes } from './rest/openapi/routes';
 import { methodNotAllowed } from './rest/middleware/method-not-allowed';
 import { RouteTable, collectRoutes } from './rest/route-table';
 import { ByteBudget } from './rest/middleware/upload-guard';
@@ -192,6 +193,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   http.use(requestContext(logger));
   http.use(methodNotAllowed(routes, isFamilyAPath));
   http.use(indexRoutes(routes));
+  http.use(openapiRoutes({ docs: config.apiDocs }));
   http.use(healthRoutes(services.health));
   http.use(graphql.router);
   http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads }));

@@ -61,6 +61,8 @@ export interface Config {
   readonly graphql: GraphqlLimits;
   /** GraphiQL at GET /graphql (CREDGATE_GRAPHQL_PLAYGROUND) and introspection (CREDGATE_GRAPHQL_INTROSPECTION). */
   readonly graphqlUi: { readonly playground: boolean; readonly introspection: boolean };
+  /** The Swagger UI reference page at GET /docs (CREDGATE_API_DOCS); /openapi.json is always served. */
+  readonly apiDocs: boolean;
   /** CREDGATE_HEADERS_TIMEOUT_MS, _REQUEST_TIMEOUT_MS, _MAX_CONNECTIONS, _UPLOAD_BUDGET_BYTES, _UPLOAD_IDLE_TIMEOUT_MS. */
   readonly http: HttpLimits;
   readonly faces: {
@@ -243,6 +245,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
       playground: boolSetting(env, 'CREDGATE_GRAPHQL_PLAYGROUND', true),
       introspection: boolSetting(env, 'CREDGATE_GRAPHQL_INTROSPECTION', true),
     }),
+    apiDocs: boolSetting(env, 'CREDGATE_API_DOCS', true),
     faces: Object.freeze(parseFaces(env)),
     canon: Object.freeze(parseCanon(env)),
     // 2 ms costs a lone request little next to its ~4 ms commit, and lets a burst share one commit.

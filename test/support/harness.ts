@@ -72,6 +72,7 @@ export function testConfig(db: TestDatabase, overrides: Partial<Config> = {}, ma
     jsonMaxDepth: 64,
     graphql: DEFAULT_GRAPHQL_LIMITS,
     graphqlUi: { playground: true, introspection: true },
+    apiDocs: true,
     http: DEFAULT_HTTP_LIMITS,
     faces: { threshold: 0.6, maxImageBytes: 8 * 1024 * 1024, workers: 1 },
     // A generous deadline: the test machine is shared, and the budget tests set their own.

@@ -17,6 +17,7 @@ import type { PrismaCredentialRepository } from '../../db/repositories/credentia
 import type { Ledger } from '../../ledger/ledger.port';
 import type { TemplatesService } from './templates.service';
 import { isCredentialId, isUuid } from './ids';
+import type { IssueInput } from '../../contracts/family-b/credentials';
 
 export type Json = Record<string, unknown>;
 
@@ -66,7 +67,7 @@ export class FamilyBCredentialsService {
   ) {}
 
   /** POST /credentials `{ templateId, credentialSubject, holder? }`. */
-  async issue(actor: Actor, body: unknown): Promise<Json> {
+  async issue(actor: Actor, body: IssueInput): Promise<Json> {
     if (!isObject(body)) throw invalidInput('request body must be a JSON object');
     const { templateId, credentialSubject, holder } = body;
     if (typeof templateId !== 'string') throw invalidInput('templateId is required', [{ field: 'templateId', message: 'required string' }]);
