@@ -52,7 +52,7 @@ import { openapiRoutes } from './rest/openapi/routes';
 import { methodNotAllowed } from './rest/middleware/method-not-allowed';
 import { RouteTable, collectRoutes } from './rest/route-table';
 import { ByteBudget } from './rest/middleware/upload-guard';
-import { type Services, createServices } from './services';
+import { type Services, createServices, createWriteGate } from './services';
 
 export interface AppOptions {
   readonly config: Config;
@@ -99,7 +99,9 @@ export async function createCore(
         onSigned,
       }),
     );
-    const credentialRepo = new PrismaCredentialRepository(db.prisma, ledger, config.batch);
+    const writes = createWriteGate(config);
+    // A tenant's write queue bound applies to each of its issuers' sequencer lanes.
+    const credentialRepo = new PrismaCredentialRepository(db.prisma, ledger, { ...config.batch, maxQueued: config.fairness.tenantWriteQueue }, writes);
     const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
     // Workers and models start on the first face request, not at boot.
     const faces = lazyFaceEngine(() => {
@@ -129,6 +131,7 @@ export async function createCore(
       faces,
       rateLimitStore: new PrismaRateLimitRepository(db.prisma),
       idempotencyStore: new PrismaIdempotencyRepository(db.prisma),
+      writes,
     });
     return { db, services, custody, ledger, faces, cosigner, credentialRepo };
   } catch (e) {

@@ -14,8 +14,12 @@ export const ORACLE_FIELDS: ReadonlySet<string> = new Set([
   'decryptCredential',
 ]);
 
-/** Mutations that never touch the database's write path (face work has its own fair queue). */
-const NOT_WRITES: ReadonlySet<string> = new Set(['createFaceTemplates', 'compareFaces']);
+/**
+ * Mutations that hold no write slot: face work has its own fair queue, and Family B issuance and
+ * revocation batches take the tenant's slot per transaction (PrismaCredentialRepository), so the
+ * request must not hold one while it waits for its batch.
+ */
+const NOT_WRITES: ReadonlySet<string> = new Set(['createFaceTemplates', 'compareFaces', 'issueTemplateCredential', 'revokeTemplateCredential']);
 
 /**
  * Traffic control for GraphQL, per root field (so 10 aliases of one oracle cost 10 hits): the

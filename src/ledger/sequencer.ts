@@ -14,6 +14,11 @@ export interface SequencerOptions {
   readonly windowMs: number;
   /** Largest batch; a full queue is committed without waiting out the window. */
   readonly max: number;
+  /**
+   * Most requests one key may have waiting (not yet in a batch); beyond it a request is refused
+   * with 503 + Retry-After instead of queueing without bound (default: unbounded).
+   */
+  readonly maxQueued?: number;
 }
 
 /** What the sequencer did so far: tests and the benchmark read it; it never drives behaviour. */
@@ -65,9 +70,12 @@ export class Sequencer<Item, Result> {
 
   submit(key: string, item: Item): Promise<Result> {
     if (this.closed) return Promise.reject(new RetryLaterError('SERVICE_UNAVAILABLE', 'the service is shutting down', 1));
+    const lane = this.lane(key);
+    if (this.options.maxQueued !== undefined && lane.queue.length >= this.options.maxQueued) {
+      return Promise.reject(new RetryLaterError('SERVICE_UNAVAILABLE', 'too many requests of this issuer are waiting, retry later', 1));
+    }
     this.requests++;
     return new Promise<Result>((resolve, reject) => {
-      const lane = this.lane(key);
       lane.queue.push({ item, resolve, reject });
       this.schedule(key, lane);
     });

@@ -59,7 +59,7 @@ export interface Services {
   readonly biometrics: BiometricsService;
   /** Shared rate limits; the transports call it before oracle-shaped operations and public routes. */
   readonly rateLimits: RateLimitService;
-  /** Per-tenant fair admission of write operations (the transports hold a slot per write). */
+  /** Per-tenant fair admission of write operations (the transports hold a slot per write, except sequenced ones). */
   readonly writes: FairGate;
   /** Idempotency-Key records of issuing requests (the transports claim and complete them). */
   readonly idempotency: IdempotencyService;
@@ -83,6 +83,8 @@ export interface ServiceDeps {
   readonly faces: FaceEngine;
   readonly rateLimitStore: RateLimitStore;
   readonly idempotencyStore: IdempotencyStore;
+  /** Shared with the credential repository, whose batches take their slots themselves. */
+  readonly writes: FairGate;
 }
 
 const isRecord = (c: unknown): c is Record<string, unknown> => c !== null && typeof c === 'object' && !Array.isArray(c);
@@ -128,12 +130,20 @@ export function createServices(d: ServiceDeps): Services {
     zkpTokens: new ZkpTokensService(d.credentialRepo, d.templateRepo, d.dids, d.custody, d.clock),
     rateLimits,
     idempotency: new IdempotencyService(d.idempotencyStore, { ttlSeconds: d.config.idempotencyTtlSeconds ?? DEFAULT_IDEMPOTENCY_TTL_SECONDS }),
-    writes: new FairGate({
-      limit: d.config.fairness.writeConcurrency,
-      perOwnerLimit: d.config.fairness.tenantWriteConcurrency,
-      maxQueuedPerOwner: d.config.fairness.tenantWriteQueue,
-      retryAfterSeconds: 1,
-      busyMessage: 'too many write requests of this tenant in progress, retry later',
-    }),
+    writes: d.writes,
   };
+}
+
+/**
+ * The per-tenant write gate: the transports hold a slot per write request, except Family B
+ * issuance and revocation, whose batches hold one per transaction (see PrismaCredentialRepository).
+ */
+export function createWriteGate(config: Config): FairGate {
+  return new FairGate({
+    limit: config.fairness.writeConcurrency,
+    perOwnerLimit: config.fairness.tenantWriteConcurrency,
+    maxQueuedPerOwner: config.fairness.tenantWriteQueue,
+    retryAfterSeconds: 1,
+    busyMessage: 'too many write requests of this tenant in progress, retry later',
+  });
 }

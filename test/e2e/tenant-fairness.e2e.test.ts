@@ -17,8 +17,12 @@ import { createTestDatabase } from '../support/test-db';
  * a minute, then fails with 500. Now: each tenant holds at most a share of the write slots, its
  * excess waits in its own queue (or gets 503 + Retry-After when that is full), reads are never
  * queued behind writes, and a lock wait ends after lock_timeout with 503 + Retry-After.
+ * Issuances wait in their issuer's sequencer lane (bounded by the tenant write queue) and each
+ * batch holds one of its tenant's slots; other writes hold a slot per request.
  */
 const FAIRNESS: Config['fairness'] = { writeConcurrency: 4, tenantWriteConcurrency: 2, tenantWriteQueue: 30, faceTenantShare: undefined };
+// No batching window and small batches: the flood queues in A's lane while A's batches commit.
+const BATCH: Config['batch'] = { windowMs: 0, max: 10 };
 const FLOOD = 60;
 
 type Attempt = { status: number; retryAfter?: string | null; code?: string };
@@ -27,6 +31,7 @@ interface Tenant {
   key: string;
   templateId: string;
   credentialId: string;
+  issuer: string;
 }
 
 async function newTenant(server: TestServer, t: FamilyBTransport, slice: Transport, label: string): Promise<Tenant> {
@@ -37,7 +42,7 @@ async function newTenant(server: TestServer, t: FamilyBTransport, slice: Transpo
     await t.createTemplate(key, { templateName: 'Flood', description: 'flood', issuer, attributes: [{ attributeName: 'n', type: 'integer', description: 'n' }], expiration: { value: 1, unit: 'days' } }),
   );
   const first = unwrap(await t.issue(key, { templateId: template.templateId, credentialSubject: { n: 0 } }));
-  return { key, templateId: template.templateId, credentialId: String(first['id']) };
+  return { key, templateId: template.templateId, credentialId: String(first['id']), issuer };
 }
 
 /** One issuance, with what a client needs to back off (REST header or GraphQL extension). */
@@ -62,7 +67,7 @@ async function issueRaw(server: TestServer, transport: string, key: string, temp
 describe('per-tenant write fairness (PostgreSQL)', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ db: await createTestDatabase('postgres'), env: { fairness: FAIRNESS } });
+    server = await startTestServer({ db: await createTestDatabase('postgres'), env: { fairness: FAIRNESS, batch: BATCH } });
   });
   afterAll(async () => {
     await server?.stop();
@@ -119,7 +124,7 @@ describe('per-tenant write fairness (PostgreSQL)', () => {
 describe('clients that leave while their write is queued (PostgreSQL)', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ db: await createTestDatabase('postgres'), env: { fairness: FAIRNESS } });
+    server = await startTestServer({ db: await createTestDatabase('postgres'), env: { fairness: FAIRNESS, batch: BATCH } });
   });
   afterAll(async () => {
     await server?.stop();
@@ -129,11 +134,12 @@ describe('clients that leave while their write is queued (PostgreSQL)', () => {
     const t = restFamilyB(server);
     const tenant = await newTenant(server, t, restTransport(server, ''), 'leaver');
     const aborts = Array.from({ length: 20 }, () => new AbortController());
+    // Template creation holds a write slot per request (issuance batches hold theirs per batch).
     const sent = aborts.map((c, n) =>
-      fetch(`${server.baseUrl}/credentials`, {
+      fetch(`${server.baseUrl}/vc-templates`, {
         method: 'POST',
         headers: { 'X-API-Key': tenant.key, 'content-type': 'application/json' },
-        body: JSON.stringify({ templateId: tenant.templateId, credentialSubject: { n } }),
+        body: JSON.stringify({ templateName: `Leaver ${n}`, description: 'left', issuer: tenant.issuer, attributes: [{ attributeName: 'n', type: 'integer', description: 'n' }], expiration: { value: 1, unit: 'days' } }),
         signal: c.signal,
       }).then(
         async (r) => (await r.arrayBuffer(), r.status),

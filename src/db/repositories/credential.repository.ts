@@ -55,6 +55,17 @@ export interface RevokeInput {
 }
 type RevokeItem = RevokeInput & { readonly anchor: (record: FamilyBCredentialRecord) => AnchorRequest };
 
+/**
+ * Per-tenant admission of database write work (the services' FairGate). Batches take one slot of
+ * their tenant for their transaction, so a tenant's share of connections is counted in batches,
+ * not requests: the requests themselves wait in the sequencer, holding nothing.
+ */
+export interface WriteGate {
+  run<T>(owner: string, fn: () => Promise<T>): Promise<T>;
+}
+
+const UNGATED: WriteGate = { run: (_owner, fn) => fn() };
+
 /** Appends each log's entries in one batch (a batch of one status list normally has one log). Returns the logs touched. */
 async function appendByLog(tx: Prisma.TransactionClient, ledger: Ledger, anchors: readonly AnchorRequest[]): Promise<string[]> {
   const byLog = new Map<string, AnchorRequest[]>();
@@ -77,6 +88,7 @@ export class PrismaCredentialRepository {
     private readonly prisma: PrismaClient,
     private readonly ledger: Ledger,
     batch: SequencerOptions = { windowMs: 2, max: 128 },
+    private readonly gate: WriteGate = UNGATED,
   ) {
     this.issuing = new Sequencer((key, items) => this.issueBatch(key, items), batch);
     this.revoking = new Sequencer((key, items) => this.revokeBatch(key, items), batch);
@@ -116,7 +128,8 @@ export class PrismaCredentialRepository {
    * that cannot be built (or finds the list full) fails alone; the others commit.
    */
   private async issueBatch(statusListId: string, items: readonly IssueItem[]): Promise<Settled<FamilyBCredentialRecord>[]> {
-    const outcome = await this.prisma.$transaction(async (tx) => {
+    // One list belongs to one issuer DID, so to one tenant: every item shares it.
+    const outcome = await this.gate.run(items[0]!.tenantId, () => this.prisma.$transaction(async (tx) => {
       const [slot] = await tx.$queryRaw<{ next_index: number; allocated: Uint8Array }[]>`SELECT next_index, allocated FROM status_lists WHERE id = ${statusListId}::uuid FOR UPDATE`;
       if (!slot) throw new Error('status list vanished');
       let allocated: Uint8Array = slot.allocated;
@@ -165,7 +178,7 @@ export class PrismaCredentialRepository {
       // nextIndex counts the slots handed out; `version` (the public bits) does not move on issuance.
       await tx.statusList.update({ where: { id: statusListId }, data: { nextIndex: taken, allocated: Buffer.from(allocated) } });
       return { results, logs };
-    }, TX);
+    }, TX));
     return this.settled(outcome.results, outcome.logs);
   }
 
@@ -196,7 +209,7 @@ export class PrismaCredentialRepository {
    * requested time), so one statement can write them.
    */
   private async revokeBatch(statusListId: string, items: readonly RevokeItem[]): Promise<Settled<FamilyBCredentialRecord | null>[]> {
-    const outcome = await this.prisma.$transaction(async (tx) => {
+    const outcome = await this.gate.run(items[0]!.tenantId, () => this.prisma.$transaction(async (tx) => {
       const [list] = await tx.$queryRaw<{ bits: Uint8Array }[]>`SELECT bits FROM status_lists WHERE id = ${statusListId}::uuid FOR UPDATE`;
       if (!list) throw new Error('status list vanished');
       const found = await tx.credential.findMany({ where: { id: { in: items.map((i) => i.id) }, statusListId } });
@@ -228,7 +241,7 @@ export class PrismaCredentialRepository {
       await tx.credential.updateMany({ where: { id: { in: changed.map((r) => r.id) } }, data: { status: 'revoked', revokedAt: at } });
       const logs = await appendByLog(tx, this.ledger, anchors);
       return { results, logs };
-    }, TX);
+    }, TX));
     return this.settled(outcome.results, outcome.logs);
   }
 

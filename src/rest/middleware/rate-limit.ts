@@ -23,6 +23,14 @@ const PUBLIC_PATHS = [/^\/status\/[^/]+\/?$/i, /^\/schema\/[^/]+\/?$/i, /^\/t\/[
 
 /** Face uploads wait in the face engine's own fair queue; they must not also hold a write slot. */
 const NOT_WRITES = [/^(\/api)?\/user\/(image\/)?createTemplate\/?$/i];
+/**
+ * Family B issuance and revocation: their batches take the tenant's write slot per transaction
+ * (PrismaCredentialRepository), so the request must not hold one while it waits for its batch.
+ */
+const SEQUENCED_WRITES: readonly { method: string; path: RegExp }[] = [
+  { method: 'POST', path: /^\/credentials\/?$/i },
+  { method: 'DELETE', path: /^\/credentials\/[^/]+\/?$/i },
+];
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -57,7 +65,8 @@ export function rateLimits(services: Services) {
       }
       const oracle = ORACLE_PATHS.some((p) => p.test(path));
       if (oracle) await services.rateLimits.forApiKey(actor);
-      if (oracle || NOT_WRITES.some((p) => p.test(path))) {
+      const sequenced = SEQUENCED_WRITES.some((w) => w.method === req.method && w.path.test(path));
+      if (oracle || sequenced || NOT_WRITES.some((p) => p.test(path))) {
         runAsTenant(actor.tenantId, next);
         return;
       }
