@@ -3,6 +3,8 @@ import express, { type Express } from 'express';
 import type { ContainerType } from 'type-graphql';
 import type { Config } from './config';
 import { type Database, openDatabase } from './db/database';
+import { type CacheOptions, type InvalidationBus, LocalInvalidationBus, PgInvalidationBus } from './cache';
+import { DEFAULT_CACHE_ENTRIES } from './config/config';
 import { migrate, readMigrations } from './db/migrator';
 import { PrismaApiKeyRepository } from './db/repositories/api-key.repository';
 import { PrismaDidRepository } from './db/repositories/did.repository';
@@ -69,10 +71,24 @@ export interface CredgateApp {
   close(): Promise<void>;
 }
 
+/**
+ * How this instance hears of other instances' changes to cached records: LISTEN/NOTIFY on
+ * PostgreSQL; nothing to hear on PGlite (one process per data folder).
+ */
+async function invalidationBus(config: Config, logger: Logger): Promise<InvalidationBus> {
+  if (config.database.kind !== 'postgres') return new LocalInvalidationBus();
+  const bus = new PgInvalidationBus(config.database.url, logger);
+  await bus.start();
+  return bus;
+}
+
 /** Opens and migrates the database and returns services only (used by the CLI). */
 export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine }> {
   const { config, logger } = options;
-  const db = await openDatabase(config.database, config.dbTimeouts);
+  const opened = await openDatabase(config.database, config.dbTimeouts);
+  const bus = await invalidationBus(config, logger);
+  const db: Database = { ...opened, close: async () => { await bus.close(); await opened.close(); } };
+  const cache: CacheOptions = { maxEntries: config.cacheEntries ?? DEFAULT_CACHE_ENTRIES, bus };
   try {
     const applied = await migrate(db.sql, readMigrations());
     if (applied.length > 0) logger.info({ applied }, 'applied database migrations');
@@ -102,15 +118,15 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       sql: db.sql,
       tenants: new PrismaTenantRepository(db.prisma),
       apiKeys: new PrismaApiKeyRepository(db.prisma),
-      dids: new PrismaDidRepository(db.prisma, ledger),
+      dids: new PrismaDidRepository(db.prisma, ledger, cache),
       custody,
       box: new EnvelopeSecretBox(keyring),
       schemas: new PrismaSchemaRepository(db.prisma),
       issued: new PrismaIssuedCredentialRepository(db.prisma),
       issuerPointer: new PrismaIssuerDidPointer(db.prisma),
       ledger,
-      templateRepo: new PrismaTemplateRepository(db.prisma, ledger),
-      credentialRepo: new PrismaCredentialRepository(db.prisma, ledger),
+      templateRepo: new PrismaTemplateRepository(db.prisma, ledger, cache),
+      credentialRepo: new PrismaCredentialRepository(db.prisma, ledger, cache),
       faces,
       rateLimitStore: new PrismaRateLimitRepository(db.prisma),
       idempotencyStore: new PrismaIdempotencyRepository(db.prisma),
