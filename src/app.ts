@@ -68,6 +68,8 @@ export interface CredgateApp {
   readonly custody: KeyCustody;
   /** The transparency-log port (appends happen inside the services that own anchored records). */
   readonly ledger: Ledger;
+  /** How the record caches hear of other instances' changes (tests wait on its barrier). */
+  readonly cacheBus: InvalidationBus;
   close(): Promise<void>;
 }
 
@@ -83,7 +85,7 @@ async function invalidationBus(config: Config, logger: Logger): Promise<Invalida
 }
 
 /** Opens and migrates the database and returns services only (used by the CLI). */
-export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine }> {
+export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine; cacheBus: InvalidationBus }> {
   const { config, logger } = options;
   const opened = await openDatabase(config.database, config.dbTimeouts);
   const bus = await invalidationBus(config, logger);
@@ -131,7 +133,7 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       rateLimitStore: new PrismaRateLimitRepository(db.prisma),
       idempotencyStore: new PrismaIdempotencyRepository(db.prisma),
     });
-    return { db, services, custody, ledger, faces };
+    return { db, services, custody, ledger, faces, cacheBus: bus };
   } catch (e) {
     await db.close();
     throw e;
@@ -141,7 +143,7 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
 /** The composition root: wires every layer. It does not listen; main.ts and tests do. */
 export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { config, logger } = options;
-  const { db, services, custody, ledger, faces } = await createCore(options);
+  const { db, services, custody, ledger, faces, cacheBus } = await createCore(options);
   const resolvers = new Map<unknown, unknown>([
     [KeysResolver, new KeysResolver(services.keys, services.users)],
     [DidsResolver, new DidsResolver(services.dids, services.users)],
@@ -205,6 +207,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     services,
     custody,
     ledger,
+    cacheBus,
     async close() {
       await graphql.stop();
       unregisterCanon();

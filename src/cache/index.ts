@@ -1,4 +1,4 @@
 export { LruCache } from './lru';
 export { RecordCache, type CacheOptions } from './record-cache';
-export { CACHE_CHANNEL, type InvalidationBus, LocalInvalidationBus, PgInvalidationBus } from './invalidation';
+export { CACHE_CHANNEL, type Invalidation, type InvalidationBus, LocalInvalidationBus, PgInvalidationBus } from './invalidation';
 export { notifyInTransaction } from './notify';
