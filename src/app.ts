@@ -3,7 +3,7 @@ import express, { type Express } from 'express';
 import type { ContainerType } from 'type-graphql';
 import type { Config } from './config';
 import { type Database, openDatabase } from './db/database';
-import { type CacheOptions, type InvalidationBus, LocalInvalidationBus, PgInvalidationBus } from './cache';
+import { type CacheOptions, type InvalidationBus, LocalInvalidationBus, PgInvalidationBus, cachedSchemas } from './cache';
 import { DEFAULT_CACHE_ENTRIES } from './config/config';
 import { migrate, readMigrations } from './db/migrator';
 import { PrismaApiKeyRepository } from './db/repositories/api-key.repository';
@@ -123,7 +123,7 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       dids: new PrismaDidRepository(db.prisma, ledger, cache),
       custody,
       box: new EnvelopeSecretBox(keyring),
-      schemas: new PrismaSchemaRepository(db.prisma),
+      schemas: cachedSchemas(new PrismaSchemaRepository(db.prisma), cache),
       issued: new PrismaIssuedCredentialRepository(db.prisma),
       issuerPointer: new PrismaIssuerDidPointer(db.prisma),
       ledger,
