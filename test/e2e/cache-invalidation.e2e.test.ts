@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { FB_ATTRIBUTES, FB_VALUES, fbParty, type FbParty, fbTransports } from '../support/family-b-fixtures';
-import { unwrap } from '../support/family-a-fixtures';
+import { consent, newHolder, newParty, schemaBody, subject, unwrap } from '../support/family-a-fixtures';
+import { graphqlFamilyA, restFamilyA } from '../support/family-a-transports';
 import { type TestServer, startTestServer, useTestServer } from '../support/harness';
 import { TEST_DB_KIND } from '../support/test-db';
 
@@ -78,6 +79,22 @@ if (TEST_DB_KIND === 'postgres') {
       unwrap(await p.t.deleteTemplate(p.keys.issuer, templateId));
       await other.app.cacheBus.barrier();
       expect(await q.t.issue(p.keys.issuer, { templateId, credentialSubject: { name: 'x', birthDate: '1990-01-01', employeeNo: 1 } })).toMatchObject({ ok: false, status: 400, code: 'INVALID_INPUT' });
+    });
+
+    test("sees the first instance's deletion of a Family A issuer DID once its notice arrived", async () => {
+      const a = await newParty(server, name);
+      const user = await newHolder(a);
+      const issuerDid = unwrap(await a.fa.issuerDid(a.issuerKey));
+      const schemaName = `Cache${name}${randomBytes(2).toString('hex')}`;
+      unwrap(await a.fa.createSchema(a.issuerKey, schemaBody(schemaName)));
+      const values = subject();
+      const issued = unwrap(await a.fa.issue(a.issuerKey, await consent(a, user, issuerDid, values), { schemaName: `${schemaName}:1`, isEncrypted: false, dependantVerifiableCredential: [], credentialSubject: values }));
+      const fa = name === 'REST' ? restFamilyA(other, '') : graphqlFamilyA(other);
+      const verifyOnOther = async () => unwrap(await fa.verify(a.verifierKey, { publicKey: user.publicKey, userSignature: issued.userSignature }, { credentials: issued.verifiableCredential }));
+      for (let i = 0; i < 2; i++) expect((await verifyOnOther()).data.isIssuerDIDValid).toBe('Success');
+      expect(unwrap(await a.fa.deleteIssuerDid(a.issuerKey, issuerDid))).toBe(true);
+      await other.app.cacheBus.barrier();
+      expect((await verifyOnOther()).data.isIssuerDIDValid).toMatch(/deleted/);
     });
   });
 }

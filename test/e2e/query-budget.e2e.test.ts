@@ -17,7 +17,7 @@ const BUDGET = {
   vpCreate: 3, // was 5
   vpVerify: 4, // was 7
   didDocument: 1, // was 3: the API key; the DID comes from the cache
-  faIssue: 5, // was 8
+  faIssue: 4, // was 8
   faVerify: 4, // was 6
 } as const;
 
