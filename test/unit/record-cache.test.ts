@@ -15,16 +15,14 @@ class ManualBus implements InvalidationBus {
   async close(): Promise<void> {}
 }
 
-test('LruCache keeps at most maxEntries, evicting the least recently used', () => {
-  const lru = new LruCache<string, number>(2);
-  lru.set('a', 1);
-  lru.set('b', 2);
-  expect(lru.get('a')).toBe(1); // a is now the most recent
-  lru.set('c', 3);
-  expect([lru.get('a'), lru.get('b'), lru.get('c'), lru.size]).toEqual([1, undefined, 3, 2]);
+test('a bound of 0 keeps nothing (CREDGATE_CACHE_ENTRIES=0 turns caching off)', async () => {
   const off = new LruCache<string, number>(0);
   off.set('a', 1);
-  expect(off.get('a')).toBeUndefined();
+  expect([off.get('a'), off.size]).toEqual([undefined, 0]);
+  const cache = new RecordCache<string>('t', 0, new ManualBus());
+  let loads = 0;
+  for (let i = 0; i < 2; i++) await cache.get('k', async () => (loads++, 'v'));
+  expect(loads).toBe(2);
 });
 
 describe('RecordCache', () => {
