@@ -42,7 +42,16 @@ export class LocalInvalidationBus implements InvalidationBus {
   async close(): Promise<void> {}
 }
 
+/** application_name of the listening connection (visible in pg_stat_activity). */
+export const LISTENER_NAME = 'credgate-cache-listener';
 const RECONNECT_MS = 1_000;
+/**
+ * A listener whose connection died without a word (a dropped route, no FIN) would miss notices
+ * and keep serving what they announced: it is probed this often, and a probe that does not come
+ * back within PROBE_TIMEOUT_MS counts as a lost connection.
+ */
+const PROBE_EVERY_MS = 15_000;
+const PROBE_TIMEOUT_MS = 5_000;
 
 /** LISTEN on a dedicated connection (a pooled one may be handed to another query at any time). */
 export class PgInvalidationBus implements InvalidationBus {
@@ -53,6 +62,7 @@ export class PgInvalidationBus implements InvalidationBus {
   private readonly barriers = new Map<string, () => void>();
   private nextBarrier = 0;
   private retry: NodeJS.Timeout | undefined;
+  private probe: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly url: string,
@@ -66,7 +76,7 @@ export class PgInvalidationBus implements InvalidationBus {
   /** Connects and listens; resolves even when PostgreSQL is unreachable (it retries; caches read through meanwhile). */
   async start(): Promise<void> {
     if (this.closed) return;
-    const client = new Client({ connectionString: this.url });
+    const client = new Client({ connectionString: this.url, keepAlive: true, application_name: LISTENER_NAME });
     this.client = client;
     client.on('notification', (msg) => this.onNotice(msg.payload ?? ''));
     client.on('error', () => this.lost(client));
@@ -77,6 +87,8 @@ export class PgInvalidationBus implements InvalidationBus {
       // Whatever changed while nobody listened is unknown: start from empty caches.
       this.emit('*', '*');
       this.connected = true;
+      this.probe = setInterval(() => this.check(client), PROBE_EVERY_MS);
+      this.probe.unref();
     } catch (e) {
       this.logger?.warn({ err: (e as Error).message }, 'cache invalidation listener could not connect; caches read through until it does');
       this.lost(client);
@@ -100,9 +112,22 @@ export class PgInvalidationBus implements InvalidationBus {
     this.closed = true;
     this.connected = false;
     clearTimeout(this.retry);
+    clearInterval(this.probe);
     for (const resolve of this.barriers.values()) resolve();
     this.barriers.clear();
     await this.client?.end().catch(() => undefined);
+  }
+
+  private check(client: Client): void {
+    const timer = setTimeout(() => this.lost(client), PROBE_TIMEOUT_MS);
+    timer.unref();
+    client.query('SELECT 1').then(
+      () => clearTimeout(timer),
+      () => {
+        clearTimeout(timer);
+        this.lost(client);
+      },
+    );
   }
 
   private onNotice(payload: string): void {
@@ -125,6 +150,7 @@ export class PgInvalidationBus implements InvalidationBus {
     if (this.client !== client) return;
     this.client = undefined;
     this.connected = false;
+    clearInterval(this.probe);
     this.emit('*', '*');
     for (const resolve of this.barriers.values()) resolve();
     this.barriers.clear();
