@@ -89,7 +89,13 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
   const { config, logger } = options;
   const opened = await openDatabase(config.database, config.dbTimeouts);
   const bus = await invalidationBus(config, logger);
-  const db: Database = { ...opened, close: async () => { await bus.close(); await opened.close(); } };
+  const db: Database = {
+    ...opened,
+    close: async () => {
+      await bus.close();
+      await opened.close();
+    },
+  };
   const cache: CacheOptions = { maxEntries: config.cacheEntries ?? DEFAULT_CACHE_ENTRIES, bus };
   try {
     const applied = await migrate(db.sql, readMigrations());
