@@ -3,6 +3,8 @@ import express, { type Express } from 'express';
 import type { ContainerType } from 'type-graphql';
 import type { Config } from './config';
 import { type Database, openDatabase } from './db/database';
+import { type CacheOptions, type InvalidationBus, LocalInvalidationBus, PgInvalidationBus, cachedSchemas } from './cache';
+import { DEFAULT_CACHE_ENTRIES } from './config/config';
 import { migrate, readMigrations } from './db/migrator';
 import { PrismaApiKeyRepository } from './db/repositories/api-key.repository';
 import { PrismaDidRepository } from './db/repositories/did.repository';
@@ -73,15 +75,46 @@ export interface CredgateApp {
   /** Batch counters of the Family B issuance and revocation sequencers. */
   batchStats(): ReturnType<PrismaCredentialRepository['stats']>;
   /** Commits queued batches and waits for those in flight, then closes everything (the database last). */
+  /** How the record caches hear of other instances' changes (tests wait on its barrier). */
+  readonly cacheBus: InvalidationBus;
   close(): Promise<void>;
+}
+
+/**
+ * How this instance hears of other instances' changes to cached records: LISTEN/NOTIFY on
+ * PostgreSQL; nothing to hear on PGlite (one process per data folder).
+ */
+async function invalidationBus(config: Config, logger: Logger): Promise<InvalidationBus> {
+  if (config.database.kind !== 'postgres') return new LocalInvalidationBus();
+  const bus = new PgInvalidationBus(config.database.url, logger);
+  await bus.start();
+  return bus;
 }
 
 /** Opens and migrates the database and returns services only (used by the CLI). */
 export async function createCore(
   options: AppOptions,
-): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine; cosigner: WitnessCosigner; credentialRepo: PrismaCredentialRepository }> {
+): Promise<{
+  db: Database;
+  services: Services;
+  custody: KeyCustody;
+  ledger: Ledger;
+  faces: FaceEngine;
+  cosigner: WitnessCosigner;
+  credentialRepo: PrismaCredentialRepository;
+  cacheBus: InvalidationBus;
+}> {
   const { config, logger } = options;
-  const db = await openDatabase(config.database, config.dbTimeouts);
+  const opened = await openDatabase(config.database, config.dbTimeouts);
+  const bus = await invalidationBus(config, logger);
+  const db: Database = {
+    ...opened,
+    close: async () => {
+      await bus.close();
+      await opened.close();
+    },
+  };
+  const cache: CacheOptions = { maxEntries: config.cacheEntries ?? DEFAULT_CACHE_ENTRIES, bus };
   try {
     const applied = await migrate(db.sql, readMigrations(), (name) => logger.info({ migration: name }, 'applying database migration'));
     if (applied.length > 0) logger.info({ applied }, 'applied database migrations');
@@ -101,7 +134,7 @@ export async function createCore(
     );
     const writes = createWriteGate(config);
     // A tenant's write queue bound applies to each of its issuers' sequencer lanes.
-    const credentialRepo = new PrismaCredentialRepository(db.prisma, ledger, { ...config.batch, maxQueued: config.fairness.tenantWriteQueue }, writes);
+    const credentialRepo = new PrismaCredentialRepository(db.prisma, ledger, { ...config.batch, maxQueued: config.fairness.tenantWriteQueue }, writes, cache);
     const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
     // Workers and models start on the first face request, not at boot.
     const faces = lazyFaceEngine(() => {
@@ -119,21 +152,21 @@ export async function createCore(
       sql: db.sql,
       tenants: new PrismaTenantRepository(db.prisma),
       apiKeys: new PrismaApiKeyRepository(db.prisma),
-      dids: new PrismaDidRepository(db.prisma, ledger),
+      dids: new PrismaDidRepository(db.prisma, ledger, cache),
       custody,
       box: new EnvelopeSecretBox(keyring),
-      schemas: new PrismaSchemaRepository(db.prisma),
+      schemas: cachedSchemas(new PrismaSchemaRepository(db.prisma), cache),
       issued: new PrismaIssuedCredentialRepository(db.prisma),
       issuerPointer: new PrismaIssuerDidPointer(db.prisma),
       ledger,
-      templateRepo: new PrismaTemplateRepository(db.prisma, ledger),
+      templateRepo: new PrismaTemplateRepository(db.prisma, ledger, cache),
       credentialRepo,
       faces,
       rateLimitStore: new PrismaRateLimitRepository(db.prisma),
       idempotencyStore: new PrismaIdempotencyRepository(db.prisma),
       writes,
     });
-    return { db, services, custody, ledger, faces, cosigner, credentialRepo };
+    return { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus: bus };
   } catch (e) {
     await db.close();
     throw e;
@@ -143,7 +176,7 @@ export async function createCore(
 /** The composition root: wires every layer. It does not listen; main.ts and tests do. */
 export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { config, logger } = options;
-  const { db, services, custody, ledger, faces, cosigner, credentialRepo } = await createCore(options);
+  const { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus } = await createCore(options);
   // Heads for logs left beyond their signed head (a crash between a commit and its head): in the
   // background, so a backlog does not delay start-up (reads answer 503 for those logs meanwhile);
   // close() waits for it. The CLI (createCore alone) does not run it.
@@ -217,6 +250,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     ledger,
     cosigner,
     batchStats: () => credentialRepo.stats(),
+    cacheBus,
     async close() {
       await graphql.stop();
       // Every request already answered was committed; these are the ones still waiting for theirs.

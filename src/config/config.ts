@@ -40,6 +40,8 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
 
 /** Idempotency keys live a day by default (the IETF draft suggests at least that). */
 export const DEFAULT_IDEMPOTENCY_TTL_SECONDS = 86_400;
+/** Entries of each in-process record cache (DIDs, templates, status list ids); 0 turns caching off. */
+export const DEFAULT_CACHE_ENTRIES = 10_000;
 
 /** Everything the service reads from the environment, parsed and checked once at start-up. */
 export interface Config {
@@ -94,6 +96,9 @@ export interface Config {
   readonly idempotencyTtlSeconds?: number;
   /** Witnesses asked to cosign each new head, and the quorum (CREDGATE_WITNESSES, CREDGATE_WITNESS_QUORUM). */
   readonly witness?: WitnessConfig;
+
+  /** Bound of each in-process record cache (CREDGATE_CACHE_ENTRIES); DEFAULT_CACHE_ENTRIES when absent, 0: off. */
+  readonly cacheEntries?: number;
 }
 
 /** Raised for a bad environment; main prints its one-line message and exits non-zero. */
@@ -260,6 +265,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     rateLimits: parseRateLimits(env),
     dbTimeouts,
     idempotencyTtlSeconds: intSetting(env, 'CREDGATE_IDEMPOTENCY_TTL_SECONDS', DEFAULT_IDEMPOTENCY_TTL_SECONDS, 60, 30 * 86_400),
+    cacheEntries: intSetting(env, 'CREDGATE_CACHE_ENTRIES', DEFAULT_CACHE_ENTRIES, 0, 10_000_000),
     fairness: parseFairness(env, dbTimeouts),
     witness: parseWitnesses(env),
   });

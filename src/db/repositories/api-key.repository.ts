@@ -13,9 +13,16 @@ const toRecord = ({ tenant, scopes, ...row }: Row): ApiKeyRecord => ({
 export class PrismaApiKeyRepository implements ApiKeyRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
+  /**
+   * Every authenticated request reads its key: one statement with the tenant joined (Prisma's
+   * `include` sends a second query for the relation).
+   */
   async findById(id: string): Promise<ApiKeyRecord | null> {
-    const row = await this.prisma.apiKey.findUnique({ where: { id }, include: { tenant: { select: { slug: true } } } });
-    return row ? toRecord(row) : null;
+    const [row] = await this.prisma.$queryRaw<(Omit<Row, 'tenant'> & { tenantSlug: string })[]>`
+      SELECT k.id::text AS "id", k.tenant_id::text AS "tenantId", k.name AS "name", k.secret_hash AS "secretHash", k.scopes AS "scopes",
+             k.created_at AS "createdAt", k.last_used_at AS "lastUsedAt", k.revoked_at AS "revokedAt", k.holder_did AS "holderDid", t.slug AS "tenantSlug"
+      FROM api_keys k JOIN tenants t ON t.id = k.tenant_id WHERE k.id = ${id}::uuid`;
+    return row ? toRecord({ ...row, tenant: { slug: row.tenantSlug } }) : null;
   }
 
   async create(input: { id: string; tenantId: string; name: string | null; secretHash: string; scopes: readonly Scope[]; holderDid: string | null }): Promise<ApiKeyRecord> {

@@ -3,6 +3,7 @@ import { AppError } from '../../errors';
 import { markSlot, pickFreeSlot } from '../../domain/status-list';
 import type { AnchorRequest, FamilyBCredentialRecord, StatusListRecord } from '../../domain/ports';
 import type { Ledger } from '../../ledger/ledger.port';
+import { type CacheOptions, LocalInvalidationBus, RecordCache } from '../../cache';
 import type { Prisma, PrismaClient } from '../database';
 import { type SequencerOptions, type SequencerStats, type Settled, Sequencer } from '../../ledger/sequencer';
 import { isUniqueViolation } from '../prisma-errors';
@@ -76,6 +77,15 @@ async function appendByLog(tx: Prisma.TransactionClient, ledger: Ledger, anchors
   return logs;
 }
 
+/** One status bit as read for a verification: the list's issuer and the bit (null: index out of range). */
+export interface StatusBit {
+  readonly issuerDidId: string;
+  readonly revoked: boolean | null;
+}
+
+/** Largest byte offset PostgreSQL's get_byte takes (int4). */
+const MAX_BYTE_INDEX = 2 ** 31 - 1;
+
 /**
  * Family B credentials and the issuers' status lists. Issuances and revocations go through a
  * per-status-list sequencer: concurrent requests of one issuer share one transaction.
@@ -83,21 +93,25 @@ async function appendByLog(tx: Prisma.TransactionClient, ledger: Ledger, anchors
 export class PrismaCredentialRepository {
   private readonly issuing: Sequencer<IssueItem, FamilyBCredentialRecord>;
   private readonly revoking: Sequencer<RevokeItem, FamilyBCredentialRecord | null>;
+  /** issuer DID id -> its status list id: fixed once the list exists (lists are never re-created). */
+  private readonly listOfIssuer: RecordCache<string>;
 
   constructor(
     private readonly prisma: PrismaClient,
     private readonly ledger: Ledger,
     batch: SequencerOptions = { windowMs: 2, max: 128 },
     private readonly gate: WriteGate = UNGATED,
+    cache: CacheOptions = { maxEntries: 0, bus: new LocalInvalidationBus() },
   ) {
     this.issuing = new Sequencer((key, items) => this.issueBatch(key, items), batch);
     this.revoking = new Sequencer((key, items) => this.revokeBatch(key, items), batch);
+    this.listOfIssuer = new RecordCache('status-list-of-issuer', cache.maxEntries, cache.bus);
   }
 
   /** The issuer's revocation list, created empty on first use (race-safe on the unique issuer). */
   async ensureStatusList(tenantId: string, issuerDidId: string): Promise<string> {
-    const found = await this.prisma.statusList.findUnique({ where: { issuerDidId }, select: { id: true } });
-    if (found) return found.id;
+    const found = await this.listOfIssuer.get(issuerDidId, async () => (await this.prisma.statusList.findUnique({ where: { issuerDidId }, select: { id: true } }))?.id ?? null);
+    if (found) return found;
     try {
       const row = await this.prisma.statusList.create({
         data: { id: randomUUID(), tenantId, issuerDidId, purpose: 'revocation', bits: new Uint8Array(STATUS_LIST_BYTES), allocated: new Uint8Array(STATUS_LIST_BYTES) },
@@ -267,6 +281,21 @@ export class PrismaCredentialRepository {
   /** Shutdown: refuses new requests, commits what is queued and waits for every batch in flight. */
   async drain(): Promise<void> {
     await Promise.all([this.issuing.drain(), this.revoking.drain()]);
+  }
+
+  /**
+   * One bit of a list, read fresh on every call (revocation is never served from a cache), as one
+   * small statement: the byte holding the bit, not the 16 KiB list. W3C Bitstring Status List
+   * numbers bits from the most significant bit of byte 0. Null when there is no such list.
+   */
+  async statusBit(listId: string, index: number): Promise<StatusBit | null> {
+    const byte = Math.floor(index / 8);
+    const at = Number.isSafeInteger(index) && index >= 0 && byte <= MAX_BYTE_INDEX ? byte : -1;
+    const [row] = await this.prisma.$queryRaw<{ issuer_did_id: string; byte: number | null }[]>`
+      SELECT issuer_did_id::text, CASE WHEN ${at}::int >= 0 AND ${at}::int < octet_length(bits) THEN get_byte(bits, ${at}::int) END AS byte
+      FROM status_lists WHERE id = ${listId}::uuid`;
+    if (!row) return null;
+    return { issuerDidId: row.issuer_did_id, revoked: row.byte === null ? null : ((row.byte >> (7 - (index & 7))) & 1) === 1 };
   }
 
   async statusList(id: string): Promise<StatusListRecord | null> {

@@ -4,6 +4,7 @@ import { formatLedgerId, formatServiceDid } from '../../domain/dids/service-did'
 import { buildRecordDocument } from '../../domain/dids/service-did-documents';
 import type { Ledger } from '../../ledger/ledger.port';
 import type { DidRecord, DidRepository, DidRole, KeyAlgorithm, NewDid } from '../../domain/ports';
+import { type CacheOptions, LocalInvalidationBus, RecordCache, notifyInTransaction } from '../../cache';
 import type { PrismaClient } from '../database';
 import { isUniqueViolation } from '../prisma-errors';
 
@@ -14,21 +15,42 @@ const toRecord = (row: Row): DidRecord => ({
   role: row.role as DidRole,
 });
 
+/** Cache topic of DID records; keys are record ids. */
+const TOPIC = 'did';
+
+/**
+ * Service DIDs. Records are read on every verification (the issuer's key) and change only when
+ * deleted (or discarded right after a failed creation), so they are cached by id and by DID
+ * string; a deletion or discard notifies every instance in its transaction (src/cache).
+ */
 export class PrismaDidRepository implements DidRepository {
+  private readonly byId: RecordCache<DidRecord>;
+  private readonly byDid: RecordCache<DidRecord>;
+
   constructor(
     private readonly prisma: PrismaClient,
     /** When given, each new DID document is anchored in its ledger file log (`ledgerFileId`). */
     private readonly ledger?: Ledger,
-  ) {}
+    cache: CacheOptions = { maxEntries: 0, bus: new LocalInvalidationBus() },
+  ) {
+    this.byId = new RecordCache(TOPIC, cache.maxEntries, cache.bus);
+    // Notices name the record id; the by-string copy is dropped whole (deletions are rare).
+    this.byDid = new RecordCache(`${TOPIC}-by-string`, cache.maxEntries, cache.bus);
+    cache.bus.subscribe((topic) => {
+      if (topic === TOPIC) this.byDid.clear();
+    });
+  }
 
   async findByDid(did: string): Promise<DidRecord | null> {
-    const row = await this.prisma.did.findUnique({ where: { did } });
-    return row ? toRecord(row) : null;
+    return this.byDid.get(did, async () => {
+      const row = await this.prisma.did.findUnique({ where: { did } });
+      return row ? toRecord(row) : null;
+    });
   }
 
   async findForTenant(tenantId: string, did: string): Promise<DidRecord | null> {
-    const row = await this.prisma.did.findFirst({ where: { did, tenantId } });
-    return row ? toRecord(row) : null;
+    const record = await this.findByDid(did);
+    return record && record.tenantId === tenantId ? record : null;
   }
 
   async findByKey(tenantId: string, algorithm: KeyAlgorithm, publicKeyHex: string): Promise<DidRecord | null> {
@@ -75,19 +97,35 @@ export class PrismaDidRepository implements DidRepository {
   }
 
   async findById(id: string): Promise<DidRecord | null> {
-    const row = await this.prisma.did.findUnique({ where: { id } });
-    return row ? toRecord(row) : null;
+    return this.byId.get(id, async () => {
+      const row = await this.prisma.did.findUnique({ where: { id } });
+      return row ? toRecord(row) : null;
+    });
   }
 
   async markDeleted(tenantId: string, id: string, at: Date): Promise<boolean> {
-    const res = await this.prisma.did.updateMany({
-      where: { id, tenantId, deletedAt: null },
-      data: { deletedAt: at, updatedAt: at, version: { increment: 1 } },
+    const changed = await this.prisma.$transaction(async (tx) => {
+      const res = await tx.did.updateMany({
+        where: { id, tenantId, deletedAt: null },
+        data: { deletedAt: at, updatedAt: at, version: { increment: 1 } },
+      });
+      if (res.count === 1) await notifyInTransaction(tx, TOPIC, id);
+      return res.count === 1;
     });
-    return res.count === 1;
+    if (changed) this.forget(id);
+    return changed;
   }
 
   async discard(tenantId: string, id: string): Promise<void> {
-    await this.prisma.did.deleteMany({ where: { id, tenantId } });
+    await this.prisma.$transaction(async (tx) => {
+      const res = await tx.did.deleteMany({ where: { id, tenantId } });
+      if (res.count === 1) await notifyInTransaction(tx, TOPIC, id);
+    });
+    this.forget(id);
+  }
+
+  private forget(id: string): void {
+    this.byId.invalidate(id);
+    this.byDid.clear();
   }
 }

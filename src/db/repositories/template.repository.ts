@@ -1,6 +1,7 @@
 import { AppError } from '../../errors';
 import type { AnchorRequest, TemplateAttributeRecord, TemplateRecord } from '../../domain/ports';
 import type { Ledger } from '../../ledger/ledger.port';
+import { type CacheOptions, LocalInvalidationBus, RecordCache, notifyInTransaction } from '../../cache';
 import type { Prisma, PrismaClient } from '../database';
 import { isUniqueViolation } from '../prisma-errors';
 
@@ -24,12 +25,24 @@ export type TemplateData = Omit<TemplateRecord, 'version' | 'deletedAt'>;
 
 const duplicate = (name: string): AppError => new AppError('CONFLICT', `a template named ${name} already exists`);
 
-/** Templates; every version is anchored in the issuer's template log in the same transaction. */
+/** Cache topic of templates; keys are templateIds. */
+const TOPIC = 'template';
+
+/**
+ * Templates; every version is anchored in the issuer's template log in the same transaction.
+ * Issuance reads the live template by templateId on every call: it is cached, and an update (a
+ * new version) or deletion notifies every instance in its transaction (src/cache).
+ */
 export class PrismaTemplateRepository {
+  private readonly byTemplateId: RecordCache<TemplateRecord>;
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly ledger: Ledger,
-  ) {}
+    cache: CacheOptions = { maxEntries: 0, bus: new LocalInvalidationBus() },
+  ) {
+    this.byTemplateId = new RecordCache(TOPIC, cache.maxEntries, cache.bus);
+  }
 
   async create(data: TemplateData, anchor: AnchorRequest): Promise<TemplateRecord> {
     try {
@@ -60,8 +73,10 @@ export class PrismaTemplateRepository {
         const record = toRecord(row);
         const a = anchor(record);
         await this.ledger.appendInTransaction(tx, a.logId, a);
+        await notifyInTransaction(tx, TOPIC, templateId);
         return { record, logId: a.logId };
       });
+      this.byTemplateId.invalidate(templateId);
       if (!updated) return null;
       await this.ledger.settle(updated.logId);
       return updated.record;
@@ -72,8 +87,13 @@ export class PrismaTemplateRepository {
   }
 
   async delete(tenantId: string, templateId: string, at: Date): Promise<boolean> {
-    const res = await this.prisma.vcTemplate.updateMany({ where: { tenantId, templateId, deletedAt: null }, data: { deletedAt: at, activeName: null } });
-    return res.count === 1;
+    const deleted = await this.prisma.$transaction(async (tx) => {
+      const res = await tx.vcTemplate.updateMany({ where: { tenantId, templateId, deletedAt: null }, data: { deletedAt: at, activeName: null } });
+      if (res.count === 1) await notifyInTransaction(tx, TOPIC, templateId);
+      return res.count === 1;
+    });
+    if (deleted) this.byTemplateId.invalidate(templateId);
+    return deleted;
   }
 
   async findByName(tenantId: string, name: string): Promise<TemplateRecord | null> {
@@ -87,9 +107,14 @@ export class PrismaTemplateRepository {
     return row ? toRecord(row) : null;
   }
 
+  /** The live template (its latest version); null when unknown, another tenant's or deleted. */
   async findByTemplateId(tenantId: string, templateId: string): Promise<TemplateRecord | null> {
-    const row = await this.prisma.vcTemplate.findFirst({ where: { tenantId, templateId, deletedAt: null } });
-    return row ? toRecord(row) : null;
+    // templateId is unique: the cached row is the same whoever asks; tenant and liveness are checked here.
+    const record = await this.byTemplateId.get(templateId, async () => {
+      const row = await this.prisma.vcTemplate.findUnique({ where: { templateId } });
+      return row ? toRecord(row) : null;
+    });
+    return record && record.tenantId === tenantId && record.deletedAt === null ? record : null;
   }
 
   /** Live templates by creation order; `after` is the last templateId of the previous page. */

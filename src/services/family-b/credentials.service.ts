@@ -255,17 +255,18 @@ export class FamilyBCredentialsService {
     if (!isObject(status) || typeof status['statusListCredential'] !== 'string') return [false, 'credentialStatus is missing'];
     const url = status['statusListCredential'];
     const listId = url.startsWith(this.publicUrl + STATUS_PATH) ? url.slice((this.publicUrl + STATUS_PATH).length) : '';
-    const list = isUuid(listId) ? await this.credentials.statusList(listId) : null;
-    if (!list || !issuer || list.issuerDidId !== issuer.id) return [false, 'status list is not the issuer list'];
-    let index: number;
+    let index: number | undefined;
     try {
       index = parseStatusListIndex(status['statusListIndex']);
     } catch {
-      return [false, 'statusListIndex is malformed'];
+      index = undefined;
     }
-    if (index >= list.bits.length * 8) return [false, 'statusListIndex is out of range'];
-    const revoked = Bitstring.fromBytes(list.bits).get(index);
-    return revoked ? [false, 'credential has been revoked'] : [true];
+    // The bit is read fresh, in one small statement, whatever is cached: a revocation is never stale.
+    const bit = isUuid(listId) && issuer ? await this.credentials.statusBit(listId, index ?? -1) : null;
+    if (!bit || !issuer || bit.issuerDidId !== issuer.id) return [false, 'status list is not the issuer list'];
+    if (index === undefined) return [false, 'statusListIndex is malformed'];
+    if (bit.revoked === null) return [false, 'statusListIndex is out of range'];
+    return bit.revoked ? [false, 'credential has been revoked'] : [true];
   }
 
   private statusListUrl(id: string): string {
