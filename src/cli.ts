@@ -2,9 +2,13 @@
 import 'reflect-metadata';
 import { createCore } from './app';
 import { runCommand } from './cli/commands';
+import { TABLE_COMMANDS, runTableCommand } from './cli/operations';
 import { UsageError, parseCommandLine } from './cli/parse';
 import { ConfigError, parseConfig } from './config';
 import { isAppError } from './errors';
+import { ArchiveError } from './cli/archive-format';
+import { RotationError } from './kms/rotation';
+import { MasterKeyMismatchError } from './kms/master-key-check';
 import { createLogger } from './logging/logger';
 
 /**
@@ -20,12 +24,14 @@ async function main(): Promise<number> {
     return 0;
   }
   const config = parseConfig(process.env);
+  const io = {
+    out: (line: string) => process.stdout.write(`${line}\n`),
+    note: (line: string) => process.stderr.write(`${line}\n`),
+  };
+  if (TABLE_COMMANDS.has(parsed.command.name)) return runTableCommand(config, createLogger('warn'), parsed, io);
   const { db, services } = await createCore({ config, logger: createLogger('warn') });
   try {
-    await runCommand(services, parsed, {
-      out: (line) => process.stdout.write(`${line}\n`),
-      note: (line) => process.stderr.write(`${line}\n`),
-    });
+    await runCommand(services, parsed, io);
     return 0;
   } finally {
     await db.close();
@@ -37,6 +43,10 @@ main().then(
   (e: unknown) => {
     if (e instanceof UsageError) {
       process.stderr.write(`credgate: ${e.message}\n${e.usage}\n`);
+      process.exit(2);
+    }
+    if (e instanceof ArchiveError || e instanceof RotationError || e instanceof MasterKeyMismatchError) {
+      process.stderr.write(`credgate: ${e.message}\n`);
       process.exit(2);
     }
     const msg = e instanceof ConfigError ? `invalid configuration: ${e.message}` : isAppError(e) ? e.message : e instanceof Error ? e.message : String(e);
