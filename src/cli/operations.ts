@@ -2,6 +2,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logging/logger';
 import type { CliIo } from './commands';
 import { type KeyedDatabase, openKeyedDatabase, unlock } from './keyed-database';
+import { witnessKeys } from './ledger-cosignatures';
 import { verifyLedger } from './ledger-verify';
 import { rotateCommand } from './master-key-rotate';
 import { passphraseFrom } from './archive-format';
@@ -36,9 +37,13 @@ async function dispatch(k: KeyedDatabase, config: Config, name: string, values: 
   const keys = await unlock(k, config);
   switch (name) {
     case 'ledger verify': {
-      const report = await verifyLedger(k.db, keys.ledgerSeed, bar);
+      // Witness keys: given here, or the ones the service is configured with (witness cosigning).
+      const witnesses = witnessKeys([values['witness-keys'], process.env['CREDGATE_WITNESSES']]);
+      for (const name of witnesses.bad) io.note(`ledger verify: ignoring a malformed witness key (${name || 'no name'})`);
+      const report = await verifyLedger(k.db, keys.ledgerSeed, witnesses.keys, bar);
       for (const p of report.problems) io.out(JSON.stringify({ ok: false, log: p.logId, problem: p.message }));
-      io.out(JSON.stringify({ ok: report.problems.length === 0, logs: report.logs, leaves: report.leaves, heads: report.heads, problems: report.problems.length }));
+      io.out(JSON.stringify({ ok: report.problems.length === 0, logs: report.logs, leaves: report.leaves, heads: report.heads, cosignatures: report.cosignatures, problems: report.problems.length }));
+      if (report.cosignatures && report.cosignatures.unchecked > 0) io.note(`ledger verify: ${report.cosignatures.unchecked} cosignature(s) not checked: no key for their witness (--witness-keys or CREDGATE_WITNESSES)`);
       if (report.problems.length > 0) io.note(`ledger verify: ${report.problems.length} problem(s) found, first: log ${report.problems[0]!.logId}: ${report.problems[0]!.message}`);
       return report.problems.length === 0 ? 0 : 1;
     }

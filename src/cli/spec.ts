@@ -81,9 +81,11 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'ledger verify',
-    summary: "recompute every log's roots and nodes from its leaves and check every signed head (exit 1 on any problem)",
+    summary: "recompute every log's roots and nodes from its leaves, check every signed head and witness cosignature (exit 1 on any problem)",
     positionals: [],
-    options: {},
+    options: {
+      'witness-keys': { value: 'VKEYS', help: 'witness verifier keys (comma-separated) for checking cosignatures; default: those in CREDGATE_WITNESSES' },
+    },
   },
   {
     name: 'export',

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { cliDatabase } from '../support/cli-database';
-import { consent, newHolder, newParty, schemaBody, subject, unwrap } from '../support/family-a-fixtures';
+import { issueSealedSubject } from '../support/cli-fixtures';
+import { unwrap } from '../support/family-a-fixtures';
 import { type FbParty, fbParty, fbTransports } from '../support/family-b-fixtures';
 import { runCli } from '../support/process';
 
@@ -28,15 +29,7 @@ describe('credgate export / import', () => {
       tenant = (await server.app.db.sql.query<{ slug: string }>('SELECT t.slug FROM tenants t JOIN vc_templates v ON v.tenant_id = t.id LIMIT 1'))[0]!.slug;
       credential = await party.issue();
       // The same tenant's Family A side: its issuer DID and a credential with a sealed subject.
-      const p = { ...(await newParty(server, 'REST')) };
-      p.issuerKey = await server.apiKey(tenant, ['issuer']);
-      p.holderKey = await server.apiKey(tenant, ['holder']);
-      const issuerDid = unwrap(await p.fa.issuerDid(p.issuerKey));
-      const name = `Badge${randomBytes(3).toString('hex')}`;
-      unwrap(await p.fa.createSchema(p.issuerKey, schemaBody(name)));
-      const holder = await newHolder(p);
-      const values = subject();
-      unwrap(await p.fa.issue(p.issuerKey, await consent(p, holder, issuerDid, values), { schemaName: `${name}:1`, isEncrypted: false, dependantVerifiableCredential: [], credentialSubject: values }));
+      await issueSealedSubject(server, tenant);
       privateKeyHexes = [party.issuer.privateKey, party.holder.privateKey];
     } finally {
       await server.close();

@@ -9,7 +9,8 @@ import { rotateMasterKey } from '../../src/kms/rotation';
 import { EnvelopeSecretBox } from '../../src/kms/secret-box';
 import { sealedSubjectContext } from '../../src/services/family-a/credentials.service';
 import { cliDatabase } from '../support/cli-database';
-import { consent, newHolder, newParty, schemaBody, subject, unwrap } from '../support/family-a-fixtures';
+import { issueSealedSubject } from '../support/cli-fixtures';
+import { unwrap } from '../support/family-a-fixtures';
 import { type FbParty, fbParty } from '../support/family-b-fixtures';
 import { restFamilyB } from '../support/family-b-transports';
 import type { TestServer } from '../support/harness';
@@ -41,13 +42,7 @@ describe('credgate master-key rotate', () => {
       party = await fbParty(server, 'REST');
       credentials = [await party.issue(), await party.issue()];
       // Family A: a credential whose subject the issuer keeps sealed under the master key.
-      const p = await newParty(server, 'REST');
-      const issuerDid = unwrap(await p.fa.issuerDid(p.issuerKey));
-      const name = `Badge${randomBytes(3).toString('hex')}`;
-      unwrap(await p.fa.createSchema(p.issuerKey, schemaBody(name)));
-      const holder = await newHolder(p);
-      const values = subject();
-      unwrap(await p.fa.issue(p.issuerKey, await consent(p, holder, issuerDid, values), { schemaName: `${name}:1`, isEncrypted: false, dependantVerifiableCredential: [], credentialSubject: values }));
+      await issueSealedSubject(server);
     } finally {
       await server.close();
     }
