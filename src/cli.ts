@@ -8,7 +8,6 @@ import { ConfigError, parseConfig } from './config';
 import { isAppError } from './errors';
 import { ArchiveError } from './cli/archive-format';
 import { RotationError } from './kms/rotation';
-import { MasterKeyMismatchError } from './kms/master-key-check';
 import { createLogger } from './logging/logger';
 
 /**
@@ -45,7 +44,7 @@ main().then(
       process.stderr.write(`credgate: ${e.message}\n${e.usage}\n`);
       process.exit(2);
     }
-    if (e instanceof ArchiveError || e instanceof RotationError || e instanceof MasterKeyMismatchError) {
+    if (e instanceof ArchiveError || e instanceof RotationError) {
       process.stderr.write(`credgate: ${e.message}\n`);
       process.exit(2);
     }

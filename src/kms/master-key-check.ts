@@ -19,7 +19,7 @@ export class MasterKeyMismatchError extends Error {
   }
 }
 
-const mismatch = (detail: string): MasterKeyMismatchError =>
+export const mismatch = (detail: string): MasterKeyMismatchError =>
   new MasterKeyMismatchError(
     `the master key does not match this database (${detail}); start with the master key this database was created with (CREDGATE_MASTER_KEY, or master.key in the data folder)`,
   );

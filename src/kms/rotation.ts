@@ -4,7 +4,7 @@ import { type Keyring, kekIdOf } from './envelope';
 import { openManagedKey, sealManagedKey } from './key-custody';
 import { deriveCustodyKek, keyringFor } from './key-derivation';
 import { ledgerSeed, storeLedgerSeed } from './ledger-seed';
-import { MasterKeyMismatchError, keyOfRecord, readCheck, replaceCheck } from './master-key-check';
+import { keyOfRecord, mismatch, readCheck, replaceCheck } from './master-key-check';
 import { EnvelopeSecretBox } from './secret-box';
 
 /** Reports progress of one phase: `start` once with the rows to do, then `done` per batch. */
@@ -52,7 +52,7 @@ export async function rotateMasterKey(prisma: PrismaClient, keys: RotationKeys, 
   if (!check) throw new RotationError('this database has not met a master key yet: start the service once, or there is nothing to rotate');
   const candidates = [keys.current, ...(keys.previous ? [keys.previous] : []), keys.next];
   const record = keyOfRecord(check, candidates);
-  if (!record) throw new MasterKeyMismatchError(`none of the given keys is this database's master key (it expects custody key id ${check.kekId})`);
+  if (!record) throw mismatch(`neither the configured nor the new key is the database's: it expects custody key id ${check.kekId}`);
   const nextId = deriveCustodyKek(keys.next).id;
   // Opens everything sealed under any key given (and their pre-separation KEKs when the database has such rows).
   const keyring = keyringFor(keys.next, check.legacyKek, candidates.slice(0, -1));
