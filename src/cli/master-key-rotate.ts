@@ -32,8 +32,10 @@ export async function rotateCommand(k: KeyedDatabase, config: Config, values: Re
     // Embedded database keyed by its data folder: the folder must carry the new key from now on.
     const file = path.join(config.dataDir, MASTER_KEY_FILE);
     if (!k.masterKey.equals(next)) {
+      // Written beside it first, so a crash leaves either file complete (and the new key on disk).
+      writeFileSync(`${file}.next`, next.toString('base64') + '\n', { mode: 0o600 });
       if (existsSync(file)) renameSync(file, `${file}.previous`);
-      writeFileSync(file, next.toString('base64') + '\n', { mode: 0o600 });
+      renameSync(`${file}.next`, file);
       io.note(`${file} now holds the new key; the old one is in ${file}.previous (delete it once backups no longer need it)`);
     }
   }

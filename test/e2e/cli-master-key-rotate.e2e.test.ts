@@ -1,4 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { openDatabase } from '../../src/db/database';
@@ -156,5 +158,34 @@ describe('credgate master-key rotate', () => {
     const r = runCli(['ledger', 'verify'], { ...cli.env, CREDGATE_MASTER_KEY: newKey.toString('hex') });
     expect(r.stdout).toContain('"ok":true');
     expect(r.status).toBe(0);
+  });
+
+  test('embedded database keyed by its data folder: the new key from stdin replaces master.key', () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'credgate-rotate-'));
+    try {
+      const env = { CREDGATE_DATA_DIR: dataDir };
+      expect(runCli(['tenant', 'create', 'acme'], env).status).toBe(0);
+      const file = path.join(dataDir, 'master.key');
+      const first = readFileSync(file, 'utf8');
+      const next = randomBytes(32);
+      const r = spawnSync(process.execPath, [path.join(DIST, 'cli.js'), 'master-key', 'rotate'], { cwd: ROOT, env: cleanEnv(env), input: `${next.toString('base64')}\n`, encoding: 'utf8', timeout: 60_000 });
+      expect(r.stderr).toMatch(/master\.key now holds the new key/);
+      expect(r.status).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ rotated: true, checkReplaced: true, kekId: deriveCustodyKek(next).id });
+      expect(Buffer.from(readFileSync(file, 'utf8').trim(), 'base64').equals(next)).toBe(true);
+      expect(readFileSync(`${file}.previous`, 'utf8')).toBe(first);
+      expect(statSync(file).mode & 0o077).toBe(0);
+      // The folder opens with its new key; the old one, given explicitly, is refused.
+      expect(runCli(['tenant', 'list'], env).stdout).toContain('"slug":"acme"');
+      const old = runCli(['tenant', 'list'], { ...env, CREDGATE_MASTER_KEY: Buffer.from(first.trim(), 'base64').toString('hex') });
+      expect(old.status).toBe(1);
+      expect(old.stderr).toMatch(/master key does not match this database/);
+      // Nothing on stdin: refused, nothing changed.
+      const empty = spawnSync(process.execPath, [path.join(DIST, 'cli.js'), 'master-key', 'rotate'], { cwd: ROOT, env: cleanEnv(env), input: '', encoding: 'utf8', timeout: 60_000 });
+      expect(empty.status).toBe(2);
+      expect(empty.stderr).toMatch(/stdin was empty/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
