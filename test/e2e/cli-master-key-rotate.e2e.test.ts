@@ -137,6 +137,9 @@ describe('credgate master-key rotate', () => {
         expect(k.kekId).toBe(ring.sealing.id);
         openManagedKey(ring, k).fill(0);
       }
+      // Outside a rotation's own transaction the key check stays immutable.
+      await expect(db.prisma.masterKeyCheck.updateMany({ data: { kekId: 'forged' } })).rejects.toThrow(/immutable/);
+      await expect(db.prisma.masterKeyCheck.deleteMany()).rejects.toThrow(/immutable/);
       for (const c of await db.prisma.issuedCredential.findMany()) {
         expect(kekIdOf(c.sealedSubject)).toBe(ring.sealing.id);
         expect(JSON.parse(Buffer.from(new EnvelopeSecretBox(ring).open(c.sealedSubject, sealedSubjectContext(c.id))).toString('utf8'))).toMatchObject({ v: 3 });
