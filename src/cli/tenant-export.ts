@@ -1,4 +1,4 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import type { Database } from '../db/database';
 import type { SqlExecutor } from '../db/sql-executor';
@@ -97,7 +97,9 @@ export async function exportTenant(
     out.end(end + '\n');
     await once(out, 'finish');
   } catch (e) {
+    // No half archive left behind to be mistaken for one (its missing end line would refuse it anyway).
     out.destroy();
+    rmSync(outFile, { force: true });
     throw e;
   }
   bar.finish();

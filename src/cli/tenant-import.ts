@@ -124,7 +124,13 @@ async function insertRow(
   if (table === 'managed_keys') resealManagedKey(target.keyring, kek, row);
   if (table === 'issued_credentials') resealSubject(target.keyring, kek, row);
   if (table === 'ledger_heads') resignHead(target, exporterKey, row, n);
-  await tx.query(`INSERT INTO "${table}" SELECT * FROM jsonb_populate_record(NULL::"${table}", $1::jsonb)`, [JSON.stringify(row)]);
+  try {
+    await tx.query(`INSERT INTO "${table}" SELECT * FROM jsonb_populate_record(NULL::"${table}", $1::jsonb)`, [JSON.stringify(row)]);
+  } catch (e) {
+    // A DID or credential id that already exists here (ids are kept): name it instead of failing with SQL.
+    if ((e as { code?: string }).code === '23505') throw new ArchiveError(`line ${n}: a ${table} row already exists in this database (${(e as { detail?: string }).detail ?? 'duplicate key'}): import into a fresh database`);
+    throw e;
+  }
 }
 
 function openArchived(kek: Kek, table: string, column: string, row: Row): Buffer {
