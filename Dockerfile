@@ -3,8 +3,8 @@
 
 FROM node:20-slim AS build
 WORKDIR /app
-# Dependencies first, so source edits reuse this layer. postinstall generates the Prisma client
-# offline (scripts/prisma-generate.js), which needs the schema and config.
+# Dependencies first, so source edits reuse this layer. postinstall (scripts/build.js) generates
+# the Prisma client offline, which needs the schema and config; with no src/ yet it compiles nothing.
 COPY package.json package-lock.json prisma.config.ts ./
 COPY scripts ./scripts
 COPY prisma ./prisma

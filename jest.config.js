@@ -19,6 +19,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // Browser tests need Chromium and run on their own: `npm run test:browser` (jest.browser.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/browser/'],
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', swc] },
   transformIgnorePatterns: ['/node_modules/(?!(@noble|@scure|jose)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],

@@ -42,12 +42,14 @@ import { resolveMasterKey } from './kms/master-key';
 import { databaseHasMasterKey, verifyMasterKey } from './kms/master-key-check';
 import { type Ledger, createLedger } from './ledger';
 import { ledgerSeed } from './kms/ledger-seed';
+import { type WitnessCosigner, withWitnesses } from './witness';
 import type { Logger } from './logging/logger';
 import { healthRoutes } from './rest/health.routes';
 import { errorHandler, notFoundHandler } from './rest/middleware/error-handler';
 import { requestContext } from './rest/middleware/request-context';
 import { isFamilyAPath, restRouter } from './rest/router';
 import { indexRoutes } from './rest/index.routes';
+import { openapiRoutes } from './rest/openapi/routes';
 import { methodNotAllowed } from './rest/middleware/method-not-allowed';
 import { RouteTable, collectRoutes } from './rest/route-table';
 import { ByteBudget } from './rest/middleware/upload-guard';
@@ -67,37 +69,51 @@ export interface CredgateApp {
   readonly custody: KeyCustody;
   /** The transparency-log port (appends happen inside the services that own anchored records). */
   readonly ledger: Ledger;
+  /** Sends stored heads to the configured witnesses; `idle()` waits for the requests in flight. */
+  readonly cosigner: WitnessCosigner;
+  /** Batch counters of the Family B issuance and revocation sequencers. */
+  batchStats(): ReturnType<PrismaCredentialRepository['stats']>;
+  /** Commits queued batches and waits for those in flight, then closes everything (the database last). */
   close(): Promise<void>;
 }
 
 /** Opens and migrates the database and returns services only (used by the CLI). */
-export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine }> {
+export async function createCore(
+  options: AppOptions,
+): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine; cosigner: WitnessCosigner; credentialRepo: PrismaCredentialRepository }> {
   const { config, logger } = options;
   const db = await openDatabase(config.database, config.dbTimeouts);
   try {
-    const applied = await migrate(db.sql, readMigrations());
+    const applied = await migrate(db.sql, readMigrations(), (name) => logger.info({ migration: name }, 'applying database migration'));
     if (applied.length > 0) logger.info({ applied }, 'applied database migrations');
     // The master key is checked against the database before anything is sealed or signed with it.
     const masterKey = resolveMasterKey(config, logger, await databaseHasMasterKey(db.prisma));
     const keyring = await verifyMasterKey(db.prisma, masterKey, config.masterKeyPrevious);
     // One deployment-wide log signing key: HKDF-SHA256(master key of record, info 'credgate/ledger-log-key/v1'),
     // kept sealed in the database once the master key has been rotated (src/kms/ledger-seed.ts).
-    const ledger = createLedger(db.prisma, {
-      seed: await ledgerSeed(db.prisma, keyring, [masterKey, ...(config.masterKeyPrevious ? [config.masterKeyPrevious] : [])]),
-      origin: `${new URL(config.publicUrl).host}/ledger`,
-      clock: options.clock ?? systemClock,
-      logger,
-    });
+    const seed = await ledgerSeed(db.prisma, keyring, [masterKey, ...(config.masterKeyPrevious ? [config.masterKeyPrevious] : [])]);
+    // Each stored head is sent to the configured witnesses in the background (src/witness).
+    const { ledger, cosigner } = withWitnesses(db.prisma, config.witness, { clock: options.clock ?? systemClock, logger }, (onSigned) =>
+      createLedger(db.prisma, {
+        seed,
+        origin: `${new URL(config.publicUrl).host}/ledger`,
+        clock: options.clock ?? systemClock,
+        logger,
+        onSigned,
+      }),
+    );
+    const credentialRepo = new PrismaCredentialRepository(db.prisma, ledger, config.batch);
     const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
     // Workers and models start on the first face request, not at boot.
-    const faces = lazyFaceEngine(() =>
-      createFaceEngine({
+    const faces = lazyFaceEngine(() => {
+      logger.info('loading the face model for the first face request (about 1.5 s per worker)');
+      return createFaceEngine({
         threshold: config.faces.threshold,
         maxImageBytes: config.faces.maxImageBytes,
         ...(config.faces.workers ? { workers: config.faces.workers } : {}),
         ...(config.fairness.faceTenantShare !== undefined ? { tenantShare: config.fairness.faceTenantShare } : {}),
-      }),
-    );
+      });
+    });
     const services = createServices({
       config,
       clock: options.clock ?? systemClock,
@@ -112,12 +128,12 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       issuerPointer: new PrismaIssuerDidPointer(db.prisma),
       ledger,
       templateRepo: new PrismaTemplateRepository(db.prisma, ledger),
-      credentialRepo: new PrismaCredentialRepository(db.prisma, ledger),
+      credentialRepo,
       faces,
       rateLimitStore: new PrismaRateLimitRepository(db.prisma),
       idempotencyStore: new PrismaIdempotencyRepository(db.prisma),
     });
-    return { db, services, custody, ledger, faces };
+    return { db, services, custody, ledger, faces, cosigner, credentialRepo };
   } catch (e) {
     await db.close();
     throw e;
@@ -127,7 +143,14 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
 /** The composition root: wires every layer. It does not listen; main.ts and tests do. */
 export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { config, logger } = options;
-  const { db, services, custody, ledger, faces } = await createCore(options);
+  const { db, services, custody, ledger, faces, cosigner, credentialRepo } = await createCore(options);
+  // Heads for logs left beyond their signed head (a crash between a commit and its head): in the
+  // background, so a backlog does not delay start-up (reads answer 503 for those logs meanwhile);
+  // close() waits for it. The CLI (createCore alone) does not run it.
+  const repairing = ledger.settleAll().then(
+    (n) => n > 0 && logger.info({ logs: n }, 'checked ledger logs that lacked a signed head'),
+    (e: unknown) => logger.warn({ err: e instanceof Error ? e.message : String(e) }, 'could not check ledger heads at start-up'),
+  );
   const resolvers = new Map<unknown, unknown>([
     [KeysResolver, new KeysResolver(services.keys, services.users)],
     [DidsResolver, new DidsResolver(services.dids, services.users)],
@@ -173,6 +196,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   http.use(requestContext(logger));
   http.use(methodNotAllowed(routes, isFamilyAPath));
   http.use(indexRoutes(routes));
+  http.use(openapiRoutes({ docs: config.apiDocs }));
   http.use(healthRoutes(services.health));
   http.use(graphql.router);
   http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads }));
@@ -191,11 +215,20 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     services,
     custody,
     ledger,
+    cosigner,
+    batchStats: () => credentialRepo.stats(),
     async close() {
       await graphql.stop();
+      // Every request already answered was committed; these are the ones still waiting for theirs.
+      await credentialRepo.drain();
+      const { issue, revoke } = credentialRepo.stats();
+      logger.info({ issue: { requests: issue.requests, batches: issue.batches }, revoke: { requests: revoke.requests, batches: revoke.batches } }, 'issuance sequencer totals');
+      await repairing;
+      await ledger.close();
       unregisterCanon();
       await canon.close();
       await faces.close();
+      await cosigner.close();
       await db.close();
     },
   };

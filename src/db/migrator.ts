@@ -56,9 +56,10 @@ export class MigrationError extends Error {
 /**
  * Applies pending migrations in name order, each in its own transaction under Prisma's advisory
  * lock, recording them in `_prisma_migrations`. Idempotent; refuses to continue past a migration
- * that was edited after being applied or that a previous run left failed.
+ * that was edited after being applied or that a previous run left failed. `onApply` hears each
+ * migration's name as it starts (a first start on PGlite takes seconds: users see progress).
  */
-export async function migrate(db: SqlExecutor, migrations: readonly Migration[]): Promise<string[]> {
+export async function migrate(db: SqlExecutor, migrations: readonly Migration[], onApply?: (name: string) => void): Promise<string[]> {
   const applied: string[] = [];
   for (;;) {
     const next = await db.transaction(async (tx) => {
@@ -83,6 +84,7 @@ export async function migrate(db: SqlExecutor, migrations: readonly Migration[])
       }
       const pending = migrations.find((m) => !done.has(m.name));
       if (!pending) return undefined;
+      onApply?.(pending.name);
       await tx.exec(pending.sql);
       await tx.query(
         `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)

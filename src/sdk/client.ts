@@ -56,8 +56,20 @@ interface GraphQLResponse {
   errors?: CredgateErrorItem[];
 }
 
+/**
+ * The client's methods: one per operation in src/sdk/operations, named in camelCase
+ * (`createDid`, `issueTemplateCredential`) as JavaScript APIs are, while the GraphQL operation
+ * names stay PascalCase as GraphQL documents name them.
+ */
+export type CredgateClient = { [K in keyof Sdk as Uncapitalize<K & string>]: Sdk[K] };
+
+function camelCaseMethods(sdk: Sdk): CredgateClient {
+  const entries = Object.entries(sdk).map(([name, method]) => [name.charAt(0).toLowerCase() + name.slice(1), method]);
+  return Object.fromEntries(entries) as CredgateClient;
+}
+
 /** A typed Credgate client: one method per operation in src/sdk/operations. */
-export function createCredgateClient(options: CredgateClientOptions): Sdk {
+export function createCredgateClient(options: CredgateClientOptions): CredgateClient {
   const doFetch = options.fetch ?? fetch;
   const printed = new WeakMap<DocumentNode, string>();
   const text = (doc: DocumentNode): string => {
@@ -65,7 +77,7 @@ export function createCredgateClient(options: CredgateClientOptions): Sdk {
     if (q === undefined) printed.set(doc, (q = print(doc)));
     return q;
   };
-  return getSdk(async <R, V>(doc: DocumentNode, variables?: V): Promise<R> => {
+  return camelCaseMethods(getSdk(async <R, V>(doc: DocumentNode, variables?: V): Promise<R> => {
     const auth = { accept: 'application/json', ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}), ...options.headers };
     const uploads: [string, CredgateUpload][] = [];
     const vars = extractUploads(variables ?? {}, 'variables', uploads);
@@ -89,5 +101,5 @@ export function createCredgateClient(options: CredgateClientOptions): Sdk {
     }
     if (body.errors && body.errors.length > 0) throw new CredgateGraphQLError(body.errors, res.status);
     return body.data as R;
-  });
+  }));
 }

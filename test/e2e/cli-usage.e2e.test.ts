@@ -111,7 +111,7 @@ describe('tenants are created only by tenant create', () => {
     const server = await cli.startServer();
     try {
       expect((await request(server.baseUrl, 'GET', '/generate-keypair', { headers: { 'x-api-key': key } })).status).toBe(200);
-      expect((await server.sdk(key).GenerateKeypair()).generateKeypair.publicKey).toEqual(expect.any(String));
+      expect((await server.sdk(key).generateKeypair()).generateKeypair.publicKey).toEqual(expect.any(String));
     } finally {
       await server.close();
     }

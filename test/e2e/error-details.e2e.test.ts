@@ -64,7 +64,7 @@ test('Family A: an invalid schema gets the same details in the REST envelope and
   expect(rest.json).toMatchObject({ success: false, status: 400, code: 'INVALID_INPUT' });
   let gqlError: CredgateGraphQLError | undefined;
   try {
-    await server.sdk(key).CreateSchema({ input: { ...body, attributes: body.attributes.attributes as never } });
+    await server.sdk(key).createSchema({ input: { ...body, attributes: body.attributes.attributes as never } });
   } catch (e) {
     if (e instanceof CredgateGraphQLError) gqlError = e;
     else throw e;

@@ -39,7 +39,7 @@ test("a second tenant's face uploads (REST and GraphQL) are served while the fir
     uploadRest(other),
     gqlOutcome(async () => {
       const up = (name: string) => new CredgateUpload(photo(name), name, 'image/jpeg');
-      return (await server.sdk(other).CreateFaceTemplates({ originalPhoto: up('biden_1.jpg'), selfiePhoto: up('biden_2.jpg') })).createFaceTemplates;
+      return (await server.sdk(other).createFaceTemplates({ originalPhoto: up('biden_1.jpg'), selfiePhoto: up('biden_2.jpg') })).createFaceTemplates;
     }),
   ]);
   expect(rest.status).toBe(200);

@@ -78,12 +78,12 @@ const graphqlFaces: FaceTransport = {
   createTemplates: (key, original, selfie) =>
     gqlOutcome(async () => {
       const up = (b: Buffer | string | null, n: string) => new CredgateUpload(typeof b === 'string' ? Buffer.from(b) : (b ?? Buffer.alloc(0)), `${n}.jpg`, 'image/jpeg');
-      return (await server.sdk(key).CreateFaceTemplates({ originalPhoto: up(original, 'o'), selfiePhoto: up(selfie, 's') })).createFaceTemplates as Pair;
+      return (await server.sdk(key).createFaceTemplates({ originalPhoto: up(original, 'o'), selfiePhoto: up(selfie, 's') })).createFaceTemplates as Pair;
     }),
-  compare: (key, templateA, templateB) => gqlOutcome(async () => (await server.sdk(key).CompareFaces({ templateA, templateB })).compareFaces),
+  compare: (key, templateA, templateB) => gqlOutcome(async () => (await server.sdk(key).compareFaces({ templateA, templateB })).compareFaces),
   verifyWithSelfie: (key, headers, body, selfie) =>
     gqlOutcome(async () => {
-      const r = (await server.sdk(key).VerifyCredential({ input: { ...headers, ...(body as object) } as never, selfiePhoto: new CredgateUpload(selfie, 'selfie.jpg', 'image/jpeg') })).verifyCredential;
+      const r = (await server.sdk(key).verifyCredential({ input: { ...headers, ...(body as object) } as never, selfiePhoto: new CredgateUpload(selfie, 'selfie.jpg', 'image/jpeg') })).verifyCredential;
       return { success: r.success, data: r.data as Record<string, any> };
     }),
 };
@@ -199,7 +199,7 @@ test('REST: a non-multipart body is 415; compare accepts a template and a photo'
     const body = (await res.json()) as { data: { match: boolean } };
     expect({ name, status: res.status, match: body.data.match }).toEqual({ name, status: 200, match: same });
   }
-  const sdkMatch = (await server.sdk(key).CompareFaces({ templateA, photo: new CredgateUpload(photo('obama_2.jpg'), 'o2.jpg', 'image/jpeg') })).compareFaces;
+  const sdkMatch = (await server.sdk(key).compareFaces({ templateA, photo: new CredgateUpload(photo('obama_2.jpg'), 'o2.jpg', 'image/jpeg') })).compareFaces;
   expect(sdkMatch.match).toBe(true);
 });
 

@@ -66,7 +66,7 @@ describe('playground on (default)', () => {
     const res = await request(server.baseUrl, 'POST', '/graphql', { headers: { 'x-api-key': key }, body: { query: INTROSPECTION } });
     expect(res.status).toBe(200);
     expect(res.json.data.__schema.queryType.name).toBe('Query');
-    expect((await server.sdk(key).GenerateKeypair()).generateKeypair.publicKey).toEqual(expect.any(String));
+    expect((await server.sdk(key).generateKeypair()).generateKeypair.publicKey).toEqual(expect.any(String));
   });
 });
 
@@ -89,7 +89,7 @@ describe('playground and introspection off', () => {
       expect(res.json.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
       expect(res.json.errors[0].message).toMatch(/introspection/i);
     }
-    expect((await locked.sdk(key).GenerateKeypair()).generateKeypair.publicKey).toEqual(expect.any(String));
-    await expect(locked.sdk('not-a-key').GenerateKeypair()).rejects.toBeInstanceOf(CredgateGraphQLError);
+    expect((await locked.sdk(key).generateKeypair()).generateKeypair.publicKey).toEqual(expect.any(String));
+    await expect(locked.sdk('not-a-key').generateKeypair()).rejects.toBeInstanceOf(CredgateGraphQLError);
   });
 });

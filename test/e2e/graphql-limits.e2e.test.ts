@@ -54,7 +54,7 @@ describe('GraphQL resource limits', () => {
     expect(r.status).toBe(200);
     expect(r.json.data.a.keyId).not.toBe(r.json.data.b.keyId);
     expect(await server.app.db.prisma.managedKey.count()).toBe(before + 2);
-    const sdk = await server.sdk(key).GenerateKeypair();
+    const sdk = await server.sdk(key).generateKeypair();
     expect(sdk.generateKeypair.algorithm).toBe('secp256k1');
   });
 });

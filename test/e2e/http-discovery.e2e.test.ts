@@ -90,7 +90,7 @@ describe('405 Method Not Allowed', () => {
   test('/graphql keeps its own method handling: GET (playground) and POST via the SDK still work', async () => {
     const page = await request(server.baseUrl, 'GET', '/graphql', { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
-    const kp = (await server.sdk(key).GenerateKeypair()).generateKeypair;
+    const kp = (await server.sdk(key).generateKeypair()).generateKeypair;
     expect(kp.publicKey).toEqual(expect.any(String));
   });
 });

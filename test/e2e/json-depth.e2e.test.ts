@@ -72,7 +72,7 @@ describe('JSON nested 5,000 deep is a client mistake (400), not a 500', () => {
 
   test('ordinary nesting still works on both transports', async () => {
     const rest = await restSign(JSON.stringify(nested(20)));
-    const gql = await gqlOutcome(async () => (await server.sdk(key).CreateSignature({ data: nested(20), privateKey })).createSignature);
+    const gql = await gqlOutcome(async () => (await server.sdk(key).createSignature({ data: nested(20), privateKey })).createSignature);
     expect(rest).toMatchObject({ ok: true });
     expect(gql).toEqual({ ok: true, data: (rest as { data: { signature: string } }).data.signature });
   });

@@ -62,13 +62,13 @@ function restLedger(server: TestServer): LedgerTransport {
 function graphqlLedger(server: TestServer): LedgerTransport {
   return {
     name: 'GraphQL',
-    checkpoint: (key, logId) => gqlOutcome(async () => (await server.sdk(key).LedgerCheckpoint({ logId })).ledgerCheckpoint),
+    checkpoint: (key, logId) => gqlOutcome(async () => (await server.sdk(key).ledgerCheckpoint({ logId })).ledgerCheckpoint),
     inclusion: (key, logId, leafIndex, treeSize) =>
-      gqlOutcome(async () => (await server.sdk(key).LedgerInclusionProof({ logId, leafIndex, ...(treeSize === undefined ? {} : { treeSize }) })).ledgerInclusionProof),
+      gqlOutcome(async () => (await server.sdk(key).ledgerInclusionProof({ logId, leafIndex, ...(treeSize === undefined ? {} : { treeSize }) })).ledgerInclusionProof),
     consistency: (key, logId, from, to) =>
-      gqlOutcome(async () => (await server.sdk(key).LedgerConsistencyProof({ logId, from, ...(to === undefined ? {} : { to }) })).ledgerConsistencyProof),
-    entry: (key, logId, entryHash) => gqlOutcome(async () => (await server.sdk(key).LedgerEntry({ logId, entryHash })).ledgerEntry),
-    leaves: (key, logId, start, end) => gqlOutcome(async () => (await server.sdk(key).LedgerLeaves({ logId, start, end })).ledgerLeaves),
+      gqlOutcome(async () => (await server.sdk(key).ledgerConsistencyProof({ logId, from, ...(to === undefined ? {} : { to }) })).ledgerConsistencyProof),
+    entry: (key, logId, entryHash) => gqlOutcome(async () => (await server.sdk(key).ledgerEntry({ logId, entryHash })).ledgerEntry),
+    leaves: (key, logId, start, end) => gqlOutcome(async () => (await server.sdk(key).ledgerLeaves({ logId, start, end })).ledgerLeaves),
   };
 }
 

@@ -87,9 +87,9 @@ describe('per API key, on oracle-shaped operations', () => {
     // Each alias ran (and was refused as a bad signature), so the one request spent 10 calls.
     expect(res.json.errors[0].extensions.code).not.toBe('RATE_LIMITED');
 
-    expectRateLimitedGql(await gql(() => server.sdk(key).VerifySignature(badSignature)));
-    expectRateLimitedGql(await gql(() => server.sdk(key).DecryptCredential({ privateKey: '00', vc: {} })));
-    expect(await gql(() => server.sdk(other).VerifySignature(badSignature))).toMatchObject({ ok: false, status: 400 });
+    expectRateLimitedGql(await gql(() => server.sdk(key).verifySignature(badSignature)));
+    expectRateLimitedGql(await gql(() => server.sdk(key).decryptCredential({ privateKey: '00', vc: {} })));
+    expect(await gql(() => server.sdk(other).verifySignature(badSignature))).toMatchObject({ ok: false, status: 400 });
   });
 });
 
@@ -147,7 +147,7 @@ describe('per credential, on presentations (REST and GraphQL)', () => {
     const attempt = async (i: number): Promise<number> => {
       const key = await server.apiKey(`rl-vp-${i}-${randomBytes(3).toString('hex')}`, ['verifier']);
       if (i % 2 === 0) return (await request(server.baseUrl, 'POST', '/verify-vp', { headers: { 'X-API-Key': key }, body })).status;
-      return (await gql(() => server.sdk(key).VerifyPresentation({ input: body as never }))).status;
+      return (await gql(() => server.sdk(key).verifyPresentation({ input: body as never }))).status;
     };
     for (let i = 0; i < LIMITS.perCredential; i++) expect(await attempt(i)).not.toBe(429);
     expect(await attempt(LIMITS.perCredential)).toBe(429);
@@ -188,11 +188,11 @@ describe('two instances on one PostgreSQL database', () => {
     const statuses: number[] = [];
     for (let i = 0; i < LIMITS.perApiKey; i++) {
       const s = i % 2 === 0 ? a : b;
-      if (i % 3 === 0) statuses.push((await gql(() => s.sdk(key).VerifySignature(badSignature))).status);
+      if (i % 3 === 0) statuses.push((await gql(() => s.sdk(key).verifySignature(badSignature))).status);
       else statuses.push((await request(s.baseUrl, 'POST', '/signature/verify', { headers: { 'X-API-Key': key }, body: badSignature })).status);
     }
     expect(statuses.every((s) => s === 400)).toBe(true);
     expectRateLimitedRest(await request(a.baseUrl, 'POST', '/signature/verify', { headers: { 'X-API-Key': key }, body: badSignature }));
-    expectRateLimitedGql(await gql(() => b.sdk(key).VerifySignature(badSignature)));
+    expectRateLimitedGql(await gql(() => b.sdk(key).verifySignature(badSignature)));
   });
 });

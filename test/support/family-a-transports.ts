@@ -1,4 +1,4 @@
-import type { TestServer } from './harness';
+import type { Endpoint } from './harness';
 import { request, type HttpResponse } from './http';
 import { type Outcome, gqlOutcome } from './transports';
 
@@ -110,7 +110,7 @@ function envelope<T>(res: HttpResponse, status: number, message?: string): Outco
 
 const strip = <T extends Record<string, unknown>>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
-export function restFamilyA(server: TestServer, prefix: '' | '/api'): FamilyATransport {
+export function restFamilyA(server: Endpoint, prefix: '' | '/api'): FamilyATransport {
   const call = (method: string, path: string, key: string, headers: Record<string, string> = {}, body?: unknown) =>
     request(server.baseUrl, method, prefix + path, { headers: { 'X-API-Key': key, ...headers }, ...(body !== undefined ? { body } : {}) });
   const holderHeaders = (h: HolderHeaders) => ({ did: h.did, publicKey: h.publicKey, userSignature: h.userSignature });
@@ -177,7 +177,7 @@ export function restFamilyA(server: TestServer, prefix: '' | '/api'): FamilyATra
 }
 
 
-export function graphqlFamilyA(server: TestServer): FamilyATransport {
+export function graphqlFamilyA(server: Endpoint): FamilyATransport {
   const sdk = (key: string) => server.sdk(key);
   const toIssued = (p: { verifiableCredential: Record<string, unknown>; userSignature: string; cryptograph?: string | null; cryptographPng?: string | null }): Issued => ({
     verifiableCredential: p.verifiableCredential as Record<string, any>,
@@ -187,21 +187,21 @@ export function graphqlFamilyA(server: TestServer): FamilyATransport {
   });
   return {
     name: 'GraphQL',
-    issuerDid: (key) => gqlOutcome(async () => (await sdk(key).IssuerDid()).issuerDid),
-    deleteIssuerDid: (key, did) => gqlOutcome(async () => (await sdk(key).DeleteIssuerDid({ did })).deleteIssuerDid as true),
+    issuerDid: (key) => gqlOutcome(async () => (await sdk(key).issuerDid()).issuerDid),
+    deleteIssuerDid: (key, did) => gqlOutcome(async () => (await sdk(key).deleteIssuerDid({ did })).deleteIssuerDid as true),
     createSchema: (key, body) =>
-      gqlOutcome(async () => (await sdk(key).CreateSchema({ input: { ...body, attributes: body.attributes.attributes as never } })).createSchema as SchemaCreatedOut),
-    schemas: (key) => gqlOutcome(async () => (await sdk(key).Schemas()).schemas as SchemaViewOut[]),
-    schema: (key, name) => gqlOutcome(async () => (await sdk(key).Schema({ name })).schema as SchemaViewOut),
+      gqlOutcome(async () => (await sdk(key).createSchema({ input: { ...body, attributes: body.attributes.attributes as never } })).createSchema as SchemaCreatedOut),
+    schemas: (key) => gqlOutcome(async () => (await sdk(key).schemas()).schemas as SchemaViewOut[]),
+    schema: (key, name) => gqlOutcome(async () => (await sdk(key).schema({ name })).schema as SchemaViewOut),
     sign: (key, privateKey, issuerDid, payload, schemaName) =>
-      gqlOutcome(async () => (await sdk(key).SignUserData({ privateKey, issuerDid, payload, ...(schemaName === undefined ? {} : { schemaName }) } as never)).signUserData),
-    holderProof: (key, privateKey, req) => gqlOutcome(async () => (await sdk(key).SignHolderProof({ privateKey, ...req } as never)).signHolderProof),
+      gqlOutcome(async () => (await sdk(key).signUserData({ privateKey, issuerDid, payload, ...(schemaName === undefined ? {} : { schemaName }) } as never)).signUserData),
+    holderProof: (key, privateKey, req) => gqlOutcome(async () => (await sdk(key).signHolderProof({ privateKey, ...req } as never)).signHolderProof),
     issue: (key, holder, body, opts = {}) =>
-      gqlOutcome(async () => toIssued((await sdk(key).IssueCredential({ holder, input: strip({ ...body }) as never, ...opts })).issueCredential)),
-    reissue: (key, holder, body, vc) => gqlOutcome(async () => toIssued((await sdk(key).ReissueCredential({ holder, input: strip({ ...body }) as never, vc })).reissueCredential)),
+      gqlOutcome(async () => toIssued((await sdk(key).issueCredential({ holder, input: strip({ ...body }) as never, ...opts })).issueCredential)),
+    reissue: (key, holder, body, vc) => gqlOutcome(async () => toIssued((await sdk(key).reissueCredential({ holder, input: strip({ ...body }) as never, vc })).reissueCredential)),
     revoke: (key, proof, vc) =>
       gqlOutcome(async () => {
-        const r = (await sdk(key).RevokeCredential({ vc, ...proof })).revokeCredential;
+        const r = (await sdk(key).revokeCredential({ vc, ...proof })).revokeCredential;
         expect(r.revoked).toBe(true);
         expect(r.credentialId).toBe(vc['id']);
         return { message: r.message };
@@ -209,11 +209,11 @@ export function graphqlFamilyA(server: TestServer): FamilyATransport {
     createZkp: (key, body) =>
       gqlOutcome(async () => {
         const { credentials, verifyParams, ...conditions } = body;
-        return (await sdk(key).CreateZkpCertificate({ input: strip({ credentials: credentials as Record<string, unknown>, conditions, verifyParams: verifyParams as string[] | undefined }) })).createZkpCertificate as ZkpOut;
+        return (await sdk(key).createZkpCertificate({ input: strip({ credentials: credentials as Record<string, unknown>, conditions, verifyParams: verifyParams as string[] | undefined }) })).createZkpCertificate as ZkpOut;
       }),
     verify: (key, headers, body, zkpValidation) =>
       gqlOutcome(async () => {
-        const r = (await sdk(key).VerifyCredential({ input: strip({ ...headers, ...(body as object), zkpValidation }) as never })).verifyCredential;
+        const r = (await sdk(key).verifyCredential({ input: strip({ ...headers, ...(body as object), zkpValidation }) as never })).verifyCredential;
         const { biometricMatch, ...data } = r.data;
         return {
           success: r.success,
@@ -221,6 +221,6 @@ export function graphqlFamilyA(server: TestServer): FamilyATransport {
           data: { ...data, zkpMessage: (data.zkpMessage ?? null) as Record<string, boolean> | null, ...(biometricMatch ? { biometricMatch } : {}) },
         };
       }),
-    decrypt: (key, privateKey, vc) => gqlOutcome(async () => (await sdk(key).DecryptCredential({ privateKey, vc })).decryptCredential),
+    decrypt: (key, privateKey, vc) => gqlOutcome(async () => (await sdk(key).decryptCredential({ privateKey, vc })).decryptCredential),
   };
 }

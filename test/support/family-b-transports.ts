@@ -1,4 +1,4 @@
-import type { TestServer } from './harness';
+import type { Endpoint } from './harness';
 import { request, type HttpResponse } from './http';
 import { CredgateGraphQLError } from '../../src/sdk';
 import { type Outcome, gqlOutcome } from './transports';
@@ -78,7 +78,7 @@ function familyB<T>(res: HttpResponse, okStatus = 200): FbOutcome<T> {
   return { ok: true, data: res.json as T };
 }
 
-export function restFamilyB(server: TestServer): FamilyBTransport {
+export function restFamilyB(server: Endpoint): FamilyBTransport {
   const call = (method: string, path: string, key: string, body?: unknown) =>
     request(server.baseUrl, method, path, { headers: { 'x-api-key': key }, ...(body !== undefined ? { body } : {}) });
   return {
@@ -156,38 +156,38 @@ function fromGraphqlTemplate(t: Json): TemplateDoc {
   return { _id: recordId, __v: version, ...rest } as TemplateDoc;
 }
 
-export function graphqlFamilyB(server: TestServer): FamilyBTransport {
+export function graphqlFamilyB(server: Endpoint): FamilyBTransport {
   const sdk = (key: string) => server.sdk(key) as any;
   return {
     name: 'GraphQL',
-    createTemplate: (key, input) => gqlB(async () => fromGraphqlTemplate((await sdk(key).CreateVcTemplate({ input })).createVcTemplate)),
+    createTemplate: (key, input) => gqlB(async () => fromGraphqlTemplate((await sdk(key).createVcTemplate({ input })).createVcTemplate)),
     listTemplatesPage: (key, page) =>
       gqlB(async () => {
-        const c = (await sdk(key).VcTemplates({ ...(page.first !== undefined ? { first: page.first } : {}), ...(page.after !== undefined ? { after: page.after } : {}) })).vcTemplates;
+        const c = (await sdk(key).vcTemplates({ ...(page.first !== undefined ? { first: page.first } : {}), ...(page.after !== undefined ? { after: page.after } : {}) })).vcTemplates;
         return { items: c.edges.map((e: Json) => fromGraphqlTemplate(e['node'])), hasMore: c.pageInfo.hasNextPage, next: c.pageInfo.hasNextPage ? c.pageInfo.endCursor : null, total: c.totalCount };
       }),
     listTemplates: (key) =>
       gqlB(async () => {
-        const c = (await sdk(key).VcTemplates({ first: 500 })).vcTemplates;
+        const c = (await sdk(key).vcTemplates({ first: 500 })).vcTemplates;
         expect(c.totalCount).toBe(c.edges.length);
         return c.edges.map((e: Json) => fromGraphqlTemplate(e['node']));
       }),
-    getTemplate: (key, templateName) => gqlB(async () => fromGraphqlTemplate((await sdk(key).VcTemplate({ templateName })).vcTemplate)),
-    updateTemplate: (key, templateId, input) => gqlB(async () => fromGraphqlTemplate((await sdk(key).UpdateVcTemplate({ templateId, input })).updateVcTemplate)),
-    deleteTemplate: (key, templateId) => gqlB(async () => (await sdk(key).DeleteVcTemplate({ templateId })).deleteVcTemplate as true),
-    issue: (key, input) => gqlB(async () => (await sdk(key).IssueTemplateCredential({ input: strip(input) })).issueTemplateCredential),
-    get: (key, credentialId) => gqlB(async () => (await sdk(key).TemplateCredential({ credentialId })).templateCredential),
-    revoke: (key, credentialId) => gqlB(async () => (await sdk(key).RevokeTemplateCredential({ credentialId })).revokeTemplateCredential),
+    getTemplate: (key, templateName) => gqlB(async () => fromGraphqlTemplate((await sdk(key).vcTemplate({ templateName })).vcTemplate)),
+    updateTemplate: (key, templateId, input) => gqlB(async () => fromGraphqlTemplate((await sdk(key).updateVcTemplate({ templateId, input })).updateVcTemplate)),
+    deleteTemplate: (key, templateId) => gqlB(async () => (await sdk(key).deleteVcTemplate({ templateId })).deleteVcTemplate as true),
+    issue: (key, input) => gqlB(async () => (await sdk(key).issueTemplateCredential({ input: strip(input) })).issueTemplateCredential),
+    get: (key, credentialId) => gqlB(async () => (await sdk(key).templateCredential({ credentialId })).templateCredential),
+    revoke: (key, credentialId) => gqlB(async () => (await sdk(key).revokeTemplateCredential({ credentialId })).revokeTemplateCredential),
     verify: (key, credential) =>
       gqlB(async () => {
-        const r = (await sdk(key).VerifyTemplateCredential({ credential })).verifyTemplateCredential;
+        const r = (await sdk(key).verifyTemplateCredential({ credential })).verifyTemplateCredential;
         return { ...r, checks: r.checks.map((c: Json) => strip(c)), ...(r.anchor ? {} : { anchor: undefined }) };
       }),
-    createVp: (key, input) => gqlB(async () => (await sdk(key).CreatePresentation({ input: strip(input) })).createPresentation),
-    verifyVp: (key, input) => gqlB(async () => (await sdk(key).VerifyPresentation({ input: strip(input) })).verifyPresentation),
-    sign: (key, data, privateKey) => gqlB(async () => (await sdk(key).CreateSignature({ data, privateKey })).createSignature),
-    verifySignature: (key, v) => gqlB(async () => (await sdk(key).VerifySignature(v)).verifySignature as true),
-    createZkpToken: (key, input) => gqlB(async () => (await sdk(key).CreateZkpToken({ input: strip(input) })).createZkpToken),
-    verifyZkpToken: (key, input) => gqlB(async () => (await sdk(key).VerifyZkpToken({ input })).verifyZkpToken),
+    createVp: (key, input) => gqlB(async () => (await sdk(key).createPresentation({ input: strip(input) })).createPresentation),
+    verifyVp: (key, input) => gqlB(async () => (await sdk(key).verifyPresentation({ input: strip(input) })).verifyPresentation),
+    sign: (key, data, privateKey) => gqlB(async () => (await sdk(key).createSignature({ data, privateKey })).createSignature),
+    verifySignature: (key, v) => gqlB(async () => (await sdk(key).verifySignature(v)).verifySignature as true),
+    createZkpToken: (key, input) => gqlB(async () => (await sdk(key).createZkpToken({ input: strip(input) })).createZkpToken),
+    verifyZkpToken: (key, input) => gqlB(async () => (await sdk(key).verifyZkpToken({ input })).verifyZkpToken),
   };
 }

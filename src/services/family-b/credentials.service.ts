@@ -17,11 +17,12 @@ import type { PrismaCredentialRepository } from '../../db/repositories/credentia
 import type { Ledger } from '../../ledger/ledger.port';
 import type { TemplatesService } from './templates.service';
 import { isCredentialId, isUuid } from './ids';
+import type { IssueInput } from '../../contracts/family-b/credentials';
 
 export type Json = Record<string, unknown>;
 
 export interface VerificationCheck {
-  readonly check: 'format' | 'signature' | 'disclosures' | 'ledger' | 'status' | 'expiry';
+  readonly check: 'format' | 'signature' | 'disclosures' | 'ledger' | 'witnesses' | 'status' | 'expiry';
   readonly ok: boolean;
   readonly detail?: string;
 }
@@ -35,6 +36,10 @@ export interface CredentialAnchor {
   readonly inclusionProof: string[];
   readonly checkpoint: string;
   readonly logPublicKey: string;
+  /** Witness cosignatures of that checkpoint that verified (their lines are in `checkpoint`). */
+  readonly witnessCosignatures: number;
+  /** Cosignatures the deployment requires (0: no witnesses configured). */
+  readonly witnessQuorum: number;
 }
 
 export interface CredentialVerification {
@@ -62,7 +67,7 @@ export class FamilyBCredentialsService {
   ) {}
 
   /** POST /credentials `{ templateId, credentialSubject, holder? }`. */
-  async issue(actor: Actor, body: unknown): Promise<Json> {
+  async issue(actor: Actor, body: IssueInput): Promise<Json> {
     if (!isObject(body)) throw invalidInput('request body must be a JSON object');
     const { templateId, credentialSubject, holder } = body;
     if (typeof templateId !== 'string') throw invalidInput('templateId is required', [{ field: 'templateId', message: 'required string' }]);
@@ -116,7 +121,7 @@ export class FamilyBCredentialsService {
     const issuerOf = async (r: FamilyBCredentialRecord) => (await this.dids.findById(r.issuerDidId))!;
     const record = await this.own(actor, id);
     const issuer = await issuerOf(record);
-    const revoked = await this.credentials.revoke(actor.tenantId, id, this.clock.now(), (r) => ({
+    const revoked = await this.credentials.revoke({ tenantId: actor.tenantId, id, statusListId: record.statusListId, at: this.clock.now() }, (r) => ({
       logId: issuer.topicId,
       entryHash: sha256(canonicalBytes({ type: 'revocation', credentialId: r.id, credentialHash: bytesToHex(r.credentialHash), revokedAt: r.revokedAt?.toISOString() })),
       kind: 'revocation',
@@ -145,11 +150,16 @@ export class FamilyBCredentialsService {
       const hash = credentialHash(credential);
       const entry = await this.ledger.findEntry(issuer.topicId, hash);
       if (entry) {
-        const cp = await this.ledger.checkpoint(issuer.topicId);
+        const cp = await this.ledger.checkpoint(issuer.topicId, entry.leafIndex + 1);
         const proof = await this.ledger.inclusionProof(issuer.topicId, entry.leafIndex, cp.treeSize);
         const ok = verifyInclusion(Buffer.from(entry.leafHash, 'base64'), entry.leafIndex, cp.treeSize, proof.map((p) => Buffer.from(p, 'base64')), Buffer.from(cp.rootHash, 'base64'));
-        anchor = { logId: issuer.topicId, leafIndex: entry.leafIndex, treeSize: cp.treeSize, entryHash: bytesToHex(hash), inclusionProof: proof, checkpoint: cp.note, logPublicKey: cp.publicKey };
+        anchor = { logId: issuer.topicId, leafIndex: entry.leafIndex, treeSize: cp.treeSize, entryHash: bytesToHex(hash), inclusionProof: proof, checkpoint: cp.note, logPublicKey: cp.publicKey, witnessCosignatures: cp.witnessCosignatures, witnessQuorum: cp.witnessQuorum };
         add('ledger', ok, ok ? undefined : 'inclusion proof does not match the signed checkpoint');
+        // Only with witnesses configured: without a quorum the log operator alone vouches for this head.
+        if (cp.witnessQuorum > 0) {
+          const met = cp.witnessCosignatures >= cp.witnessQuorum;
+          add('witnesses', met, `${cp.witnessCosignatures} of ${cp.witnessQuorum} required witness cosignatures verified${met ? '' : ' (the head is not, or not yet, witnessed)'}`);
+        }
       } else add('ledger', false, 'credential hash is not anchored in the issuer log');
     } else add('ledger', false, 'unknown issuer');
 

@@ -1,0 +1,17 @@
+/**
+ * Browser tests (headless Chromium driven by playwright-core): `npm run test:browser`.
+ * Same transform and module set-up as the main suites (jest.config.js), which ignore test/browser/.
+ */
+const base = require('./jest.config.js');
+
+/** @type {import('jest').Config} */
+module.exports = {
+  ...base,
+  roots: ['<rootDir>/test/browser'],
+  testMatch: ['**/*.browser.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/'],
+  // A page load plus a few clicks on a 2-core machine shared with other work.
+  testTimeout: 120000,
+  // One Chromium at a time: each file starts its own browser and server.
+  maxWorkers: 1,
+};
