@@ -37,7 +37,7 @@ export function parseWitnessKey(vkey: string): WitnessKey | undefined {
   return keyId(name, publicKey).toString('hex') === id ? { name, publicKey } : undefined;
 }
 
-/** Witness keys from `--witness-keys` and CREDGATE_WITNESSES (`vkey@url` entries); bad entries are reported. */
+/** Witness keys from `--witness-keys` (vkeys, or `vkey@url` entries as in CREDGATE_WITNESSES) and the configured witnesses; bad entries are reported. */
 export function witnessKeys(sources: readonly (string | undefined)[]): { keys: Map<string, WitnessKey>; bad: string[] } {
   const keys = new Map<string, WitnessKey>();
   const bad: string[] = [];

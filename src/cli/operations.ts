@@ -38,7 +38,7 @@ async function dispatch(k: KeyedDatabase, config: Config, name: string, values: 
   switch (name) {
     case 'ledger verify': {
       // Witness keys: given here, or the ones the service is configured with (witness cosigning).
-      const witnesses = witnessKeys([values['witness-keys'], process.env['CREDGATE_WITNESSES']]);
+      const witnesses = witnessKeys([values['witness-keys'], ...(config.witness?.witnesses ?? []).map((w) => w.verifierKey)]);
       for (const name of witnesses.bad) io.note(`ledger verify: ignoring a malformed witness key (${name || 'no name'})`);
       const report = await verifyLedger(k.db, keys.ledgerSeed, witnesses.keys, bar);
       for (const p of report.problems) io.out(JSON.stringify({ ok: false, log: p.logId, problem: p.message }));
