@@ -42,7 +42,8 @@ import { rateLimitMiddleware } from './graphql/rate-limit.middleware';
 import { EnvelopeKeyCustody } from './kms/key-custody';
 import { resolveMasterKey } from './kms/master-key';
 import { databaseHasMasterKey, verifyMasterKey } from './kms/master-key-check';
-import { type Ledger, createLedger, deriveLedgerSeed } from './ledger';
+import { type Ledger, createLedger } from './ledger';
+import { ledgerSeed } from './kms/ledger-seed';
 import { type WitnessCosigner, withWitnesses } from './witness';
 import type { Logger } from './logging/logger';
 import { healthRoutes } from './rest/health.routes';
@@ -120,12 +121,14 @@ export async function createCore(
     if (applied.length > 0) logger.info({ applied }, 'applied database migrations');
     // The master key is checked against the database before anything is sealed or signed with it.
     const masterKey = resolveMasterKey(config, logger, await databaseHasMasterKey(db.prisma));
-    const keyring = await verifyMasterKey(db.prisma, masterKey);
-    // One deployment-wide log signing key, derived (never stored): HKDF-SHA256(master key, info 'credgate/ledger-log-key/v1').
+    const keyring = await verifyMasterKey(db.prisma, masterKey, config.masterKeyPrevious);
+    // One deployment-wide log signing key: HKDF-SHA256(master key of record, info 'credgate/ledger-log-key/v1'),
+    // kept sealed in the database once the master key has been rotated (src/kms/ledger-seed.ts).
+    const seed = await ledgerSeed(db.prisma, keyring, [masterKey, ...(config.masterKeyPrevious ? [config.masterKeyPrevious] : [])]);
     // Each stored head is sent to the configured witnesses in the background (src/witness).
     const { ledger, cosigner } = withWitnesses(db.prisma, config.witness, { clock: options.clock ?? systemClock, logger }, (onSigned) =>
       createLedger(db.prisma, {
-        seed: deriveLedgerSeed(masterKey),
+        seed,
         origin: `${new URL(config.publicUrl).host}/ledger`,
         clock: options.clock ?? systemClock,
         logger,

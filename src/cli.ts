@@ -2,10 +2,13 @@
 import 'reflect-metadata';
 import { createCore } from './app';
 import { runCommand } from './cli/commands';
+import { TABLE_COMMANDS, runTableCommand } from './cli/operations';
 import { UsageError, parseCommandLine } from './cli/parse';
 import { runWitnessCommand } from './cli/witness';
 import { ConfigError, parseConfig } from './config';
 import { isAppError } from './errors';
+import { ArchiveError } from './cli/archive-format';
+import { RotationError } from './kms/rotation';
 import { createLogger } from './logging/logger';
 
 /**
@@ -28,12 +31,10 @@ async function main(): Promise<number> {
     return 0;
   }
   const config = parseConfig(process.env);
+  if (TABLE_COMMANDS.has(parsed.command.name)) return runTableCommand(config, createLogger('warn'), parsed, io);
   const { db, services } = await createCore({ config, logger: createLogger('warn') });
   try {
-    await runCommand(services, parsed, {
-      out: (line) => process.stdout.write(`${line}\n`),
-      note: (line) => process.stderr.write(`${line}\n`),
-    });
+    await runCommand(services, parsed, io);
     return 0;
   } finally {
     await db.close();
@@ -45,6 +46,10 @@ main().then(
   (e: unknown) => {
     if (e instanceof UsageError) {
       process.stderr.write(`credgate: ${e.message}\n${e.usage}\n`);
+      process.exit(2);
+    }
+    if (e instanceof ArchiveError || e instanceof RotationError) {
+      process.stderr.write(`credgate: ${e.message}\n`);
       process.exit(2);
     }
     const msg = e instanceof ConfigError ? `invalid configuration: ${e.message}` : isAppError(e) ? e.message : e instanceof Error ? e.message : String(e);

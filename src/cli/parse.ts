@@ -24,6 +24,9 @@ export function parseCommandLine(argv: readonly string[]): Parsed {
   if (isHelp(group) || group === 'help') return { kind: 'help', text: mainUsage() };
   if (group.startsWith('-')) throw new UsageError(`unknown option ${group}`, mainUsage());
   if (!groups().includes(group)) throw new UsageError(`unknown command "${group}"`, mainUsage());
+  // A command of one word (`export`, `import`) takes its options right after it.
+  const single = COMMANDS.find((c) => c.name === group);
+  if (single) return parseOptions(single, argv.slice(1));
   if (action === undefined) throw new UsageError(`missing ${group} command`, groupUsage(group));
   if (isHelp(action)) return { kind: 'help', text: groupUsage(group) };
   const command = COMMANDS.find((c) => c.name === `${group} ${action}`);
@@ -31,6 +34,10 @@ export function parseCommandLine(argv: readonly string[]): Parsed {
     const what = action.startsWith('-') ? `unknown option ${action}` : `unknown command "${group} ${action}"`;
     throw new UsageError(what, groupUsage(group));
   }
+  return parseOptions(command, rest);
+}
+
+function parseOptions(command: CommandSpec, rest: readonly string[]): Parsed {
   const usage = commandUsage(command);
   if (rest.some(isHelp)) return { kind: 'help', text: usage };
 

@@ -63,6 +63,50 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
   },
   {
+    name: 'master-key rotate',
+    summary: 're-encrypt every private key and sealed record under a new master key (resumable; services keep serving)',
+    positionals: [],
+    options: {
+      'new-key-env': { value: 'NAME', help: 'read the new key (64 hex digits or base64) from this environment variable; without it, from stdin' },
+      'batch-size': { value: 'N', help: 'rows re-encrypted per transaction (default 200)' },
+    },
+    notes: [
+      '',
+      'The new key is never taken from the command line (other users can read it in ps).',
+      'Procedure: 1. restart every instance with CREDGATE_MASTER_KEY=<new> and CREDGATE_MASTER_KEY_PREVIOUS=<old>;',
+      '2. run this command with the old key configured as CREDGATE_MASTER_KEY (or master.key) and the new one given as above;',
+      '3. when it reports done, remove CREDGATE_MASTER_KEY_PREVIOUS. Interrupted? Run it again: it continues.',
+      'With the embedded database and no CREDGATE_MASTER_KEY, master.key is replaced (the old key kept as master.key.previous).',
+    ],
+  },
+  {
+    name: 'ledger verify',
+    summary: "recompute every log's roots and nodes from its leaves, check every signed head and witness cosignature (exit 1 on any problem)",
+    positionals: [],
+    options: {
+      'witness-keys': { value: 'VKEYS', help: 'witness verifier keys (comma-separated) for checking cosignatures; default: those in CREDGATE_WITNESSES' },
+    },
+  },
+  {
+    name: 'export',
+    summary: "write a tenant's DIDs, keys, schemas, templates, credentials, status lists, API key hashes and logs to an archive",
+    positionals: [],
+    options: {
+      tenant: { value: 'SLUG', help: 'the tenant', required: true },
+      out: { value: 'FILE', help: 'the archive to write (JSON lines; refused if it exists)', required: true },
+      'passphrase-env': { value: 'NAME', help: 'environment variable holding the passphrase private keys are re-sealed under', required: true },
+    },
+  },
+  {
+    name: 'import',
+    summary: 'load a tenant archive written by `credgate export` into this database (which must not hold that tenant)',
+    positionals: [],
+    options: {
+      in: { value: 'FILE', help: 'the archive', required: true },
+      'passphrase-env': { value: 'NAME', help: 'environment variable holding the passphrase given at export', required: true },
+    },
+  },
+  {
     name: 'witness',
     summary: 'run a C2SP transparency-log witness (POST /add-checkpoint) for the given log keys',
     positionals: [],
@@ -103,6 +147,8 @@ export function mainUsage(): string {
 
 /** `credgate <group> --help`: the group's commands. */
 export function groupUsage(group: string): string {
+  const single = COMMANDS.find((c) => c.name === group);
+  if (single) return commandUsage(single);
   const lines = [`usage: credgate ${group} <${COMMANDS.filter((c) => c.name.startsWith(`${group} `)).map((c) => c.name.split(' ')[1]).join('|')}> [options]`, ''];
   for (const c of COMMANDS.filter((c) => c.name.startsWith(`${group} `))) lines.push(`  ${synopsis(c)}`, `      ${c.summary}`);
   return lines.join('\n');

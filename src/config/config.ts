@@ -52,6 +52,8 @@ export interface Config {
   readonly dataDir: string;
   /** 32 raw bytes, or undefined when the embedded default should generate/load one from dataDir. */
   readonly masterKey: Buffer | undefined;
+  /** CREDGATE_MASTER_KEY_PREVIOUS: during a master-key rotation, the old key (opens, never seals). */
+  readonly masterKeyPrevious?: Buffer | undefined;
   readonly adminApiKey: string | undefined;
   readonly didMethod: string;
   readonly network: string;
@@ -115,11 +117,12 @@ function parsePort(raw: string | undefined): number {
   return Number(raw);
 }
 
-function parseMasterKey(raw: string | undefined): Buffer | undefined {
+/** A 32-byte key as 64 hex digits or 44 base64 characters (also used by `credgate master-key rotate`). */
+export function parseMasterKey(raw: string | undefined, name = 'CREDGATE_MASTER_KEY'): Buffer | undefined {
   if (raw === undefined) return undefined;
   if (/^[0-9a-fA-F]{64}$/.test(raw)) return Buffer.from(raw, 'hex');
   if (/^[A-Za-z0-9+/]{43}=$/.test(raw)) return Buffer.from(raw, 'base64');
-  throw new ConfigError('CREDGATE_MASTER_KEY must be 32 bytes as 64 hex digits or 44 base64 characters');
+  throw new ConfigError(`${name} must be 32 bytes as 64 hex digits or 44 base64 characters`);
 }
 
 function parseDatabaseUrl(raw: string): string {
@@ -203,6 +206,8 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     // A generated key file only makes sense next to an embedded database it travels with.
     throw new ConfigError('CREDGATE_MASTER_KEY is required when DATABASE_URL is set');
   }
+  const masterKeyPrevious = parseMasterKey(nonEmpty(env, 'CREDGATE_MASTER_KEY_PREVIOUS'), 'CREDGATE_MASTER_KEY_PREVIOUS');
+  if (masterKeyPrevious && !masterKey) throw new ConfigError('CREDGATE_MASTER_KEY_PREVIOUS needs CREDGATE_MASTER_KEY (the new key)');
   const adminApiKey = nonEmpty(env, 'CREDGATE_ADMIN_API_KEY');
   if (adminApiKey !== undefined && adminApiKey.length < 24) {
     throw new ConfigError('CREDGATE_ADMIN_API_KEY must be at least 24 characters');
@@ -234,6 +239,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     database,
     dataDir,
     masterKey,
+    ...(masterKeyPrevious ? { masterKeyPrevious } : {}),
     adminApiKey,
     didMethod,
     network,

@@ -16,6 +16,15 @@ export function openManagedKey(
   return open(keys, record.encryptedPrivateKey, associatedData(record));
 }
 
+/** Seals one private key for its row (at creation, and when a rotation re-seals it). */
+export function sealManagedKey(
+  keys: Keyring,
+  record: { id: string; tenantId: string; algorithm: string; publicKeyHex: string },
+  privateKey: Uint8Array,
+): Buffer {
+  return seal(keys, privateKey, associatedData(record));
+}
+
 /** Stores private keys sealed under the custody KEK; hands plaintext only to a callback. */
 export class EnvelopeKeyCustody implements KeyCustody {
   constructor(
@@ -26,7 +35,7 @@ export class EnvelopeKeyCustody implements KeyCustody {
   store(input: { tenantId: string; algorithm: KeyAlgorithm; privateKey: Uint8Array; publicKeyHex: string; purpose: string }): Promise<ManagedKeyRecord> {
     const id = randomUUID();
     const { privateKey, ...rest } = input;
-    const encryptedPrivateKey = seal(this.keys, privateKey, associatedData({ id, ...rest }));
+    const encryptedPrivateKey = sealManagedKey(this.keys, { id, ...rest }, privateKey);
     return this.repo.create({ id, ...rest, encryptedPrivateKey, kekId: this.keys.sealing.id });
   }
 

@@ -36,10 +36,15 @@ export function legacyKek(masterKey: Uint8Array): Kek {
   return kekFromKey(masterKey);
 }
 
-/** Seals under the derived KEK; opens derived rows, and legacy rows only when the database may hold some. */
-export function keyringFor(masterKey: Uint8Array, acceptLegacy: boolean): Keyring {
+/**
+ * Seals under the derived KEK of `masterKey`; opens rows sealed under it or under any of `others`
+ * (the previous master key during a rotation, see rotation.ts), and legacy rows only when the
+ * database may hold some.
+ */
+export function keyringFor(masterKey: Uint8Array, acceptLegacy: boolean, others: readonly Uint8Array[] = []): Keyring {
   const sealing = deriveCustodyKek(masterKey);
-  return { sealing, opening: acceptLegacy ? [sealing, legacyKek(masterKey)] : [sealing] };
+  const opening = [masterKey, ...others].flatMap((k, i) => [...(i === 0 ? [sealing] : [deriveCustodyKek(k)]), ...(acceptLegacy ? [legacyKek(k)] : [])]);
+  return { sealing, opening };
 }
 
 /**

@@ -19,12 +19,12 @@ export class MasterKeyMismatchError extends Error {
   }
 }
 
-const mismatch = (detail: string): MasterKeyMismatchError =>
+export const mismatch = (detail: string): MasterKeyMismatchError =>
   new MasterKeyMismatchError(
     `the master key does not match this database (${detail}); start with the master key this database was created with (CREDGATE_MASTER_KEY, or master.key in the data folder)`,
   );
 
-interface StoredCheck {
+export interface StoredCheck {
   readonly checkValue: Uint8Array;
   readonly kekId: string;
   readonly legacyKek: boolean;
@@ -36,11 +36,46 @@ export async function databaseHasMasterKey(prisma: PrismaClient): Promise<boolea
   return (await prisma.tenant.findFirst({ select: { id: true } })) !== null;
 }
 
-function compare(stored: StoredCheck, masterKey: Uint8Array): Keyring {
-  const given = keyCheckValue(masterKey);
-  const same = stored.checkValue.length === given.length && timingSafeEqual(Buffer.from(stored.checkValue), given);
-  if (!same) throw mismatch(`key check failed: the database expects custody key id ${stored.kekId}, the configured key has ${deriveCustodyKek(masterKey).id}`);
-  return keyringFor(masterKey, stored.legacyKek);
+function matches(stored: StoredCheck, key: Uint8Array): boolean {
+  const given = keyCheckValue(key);
+  return stored.checkValue.length === given.length && timingSafeEqual(Buffer.from(stored.checkValue), given);
+}
+
+/** Which of `keys` created the database (its key of record), or undefined when none did. */
+export function keyOfRecord(stored: StoredCheck, keys: readonly Uint8Array[]): Uint8Array | undefined {
+  return keys.find((k) => matches(stored, k));
+}
+
+/**
+ * `masterKey` seals; `previous` (CREDGATE_MASTER_KEY_PREVIOUS, set during a rotation) only opens.
+ * Either may be the key of record: before the rotation finishes the check still names the old key.
+ */
+function compare(stored: StoredCheck, masterKey: Uint8Array, previous?: Uint8Array): Keyring {
+  const others = previous ? [previous] : [];
+  if (!keyOfRecord(stored, [masterKey, ...others])) {
+    const which = previous ? 'the configured keys have' : 'the configured key has';
+    throw mismatch(`key check failed: the database expects custody key id ${stored.kekId}, ${which} ${[masterKey, ...others].map((k) => deriveCustodyKek(k).id).join(', ')}`);
+  }
+  return keyringFor(masterKey, stored.legacyKek, others);
+}
+
+/** The stored check row, or null before the database met a master key. */
+export function readCheck(prisma: PrismaClient): Promise<StoredCheck | null> {
+  return prisma.masterKeyCheck.findUnique({ where: { name: CHECK_NAME } });
+}
+
+/**
+ * Makes `key` the database's key of record. The row is immutable except inside a transaction that
+ * sets credgate.master_key_rotation (migration master_key_rotation): only a finished rotation
+ * moves it, never a stray UPDATE.
+ */
+export async function replaceCheck(prisma: PrismaClient, key: Uint8Array): Promise<void> {
+  const checkValue = Uint8Array.from(keyCheckValue(key));
+  const kekId = deriveCustodyKek(key).id;
+  await prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT set_config('credgate.master_key_rotation', 'on', true)`;
+    await tx.masterKeyCheck.update({ where: { name: CHECK_NAME }, data: { checkValue, kekId, legacyKek: false } });
+  });
 }
 
 /**
@@ -56,9 +91,9 @@ function compare(stored: StoredCheck, masterKey: Uint8Array): Keyring {
  * Two processes starting together on one new database: the insert is idempotent and both compare
  * against the row that won, so the loser refuses rather than sealing under another key.
  */
-export async function verifyMasterKey(prisma: PrismaClient, masterKey: Uint8Array): Promise<Keyring> {
-  const stored = await prisma.masterKeyCheck.findUnique({ where: { name: CHECK_NAME } });
-  if (stored) return compare(stored, masterKey);
+export async function verifyMasterKey(prisma: PrismaClient, masterKey: Uint8Array, previous?: Uint8Array): Promise<Keyring> {
+  const stored = await readCheck(prisma);
+  if (stored) return compare(stored, masterKey, previous);
 
   const hasData = (await prisma.tenant.findFirst({ select: { id: true } })) !== null;
   if (hasData) {
@@ -80,5 +115,5 @@ export async function verifyMasterKey(prisma: PrismaClient, masterKey: Uint8Arra
     skipDuplicates: true,
   });
   const winner = await prisma.masterKeyCheck.findUniqueOrThrow({ where: { name: CHECK_NAME } });
-  return compare(winner, masterKey);
+  return compare(winner, masterKey, previous);
 }

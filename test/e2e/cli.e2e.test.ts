@@ -30,7 +30,8 @@ describe('credgate CLI', () => {
         expect(ok.status).toBe(200);
         // Stored only as a hash.
         const row = await server.app.db.prisma.apiKey.findUniqueOrThrow({ where: { id: out.id } });
-        expect(row.secretHash).not.toContain(out.key.split('_')[2]);
+        // The secret is everything after `cgk_<id>_` (base64url, so it may itself hold '_').
+        expect(row.secretHash).not.toContain(out.key.split('_').slice(2).join('_'));
         expect(JSON.stringify(row)).not.toContain(out.key);
         return row;
       } finally {

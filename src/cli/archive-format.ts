@@ -1,0 +1,118 @@
+import { createHmac, randomBytes, scryptSync, timingSafeEqual, type Hmac } from 'node:crypto';
+import { type Kek, kekFromKey } from '../kms/envelope';
+
+/**
+ * The tenant archive: JSON lines. Line 1 is the header, then one `{ "table", "row" }` line per
+ * row (parents before children), then `{ "end": true, "lines": n, "mac": hex }`: an HMAC-SHA256
+ * over every line before it (each with its newline), under a key derived from the passphrase. A
+ * changed, dropped, reordered or appended line, or a cut-off file, fails the MAC.
+ *
+ * Private keys and sealed subjects never appear in plaintext: they are re-sealed (AES-256-GCM
+ * envelopes, src/kms/envelope.ts) under a KEK derived from the passphrase with scrypt, bound to
+ * their row like the service's own envelopes.
+ */
+export const ARCHIVE_FORMAT = 'credgate-tenant-archive';
+export const ARCHIVE_VERSION = 1;
+
+export interface KdfParams {
+  readonly name: 'scrypt';
+  readonly salt: string;
+  readonly N: number;
+  readonly r: number;
+  readonly p: number;
+}
+
+export interface ArchiveHeader {
+  readonly format: typeof ARCHIVE_FORMAT;
+  readonly version: number;
+  readonly tenant: string;
+  readonly createdAt: string;
+  readonly kdf: KdfParams;
+  /** The exporting deployment's ledger key (base64 Ed25519): the archived signed heads verify under it. */
+  readonly ledgerPublicKey: string;
+}
+
+export interface ArchiveKeys {
+  readonly kek: Kek;
+  readonly macKey: Buffer;
+}
+
+/** scrypt N=2^15, r=8, p=1: about 32 MiB and a fraction of a second, per archive (not per row). */
+export function newKdfParams(): KdfParams {
+  return { name: 'scrypt', salt: randomBytes(16).toString('base64'), N: 1 << 15, r: 8, p: 1 };
+}
+
+export function deriveArchiveKeys(passphrase: string, kdf: KdfParams): ArchiveKeys {
+  if (kdf.name !== 'scrypt' || !Number.isInteger(kdf.N) || kdf.N < 1 << 14 || kdf.N > 1 << 20 || kdf.r !== 8 || kdf.p < 1 || kdf.p > 4) {
+    throw new ArchiveError('the archive names key-derivation parameters this version does not accept');
+  }
+  const okm = scryptSync(passphrase.normalize('NFC'), Buffer.from(kdf.salt, 'base64'), 64, { N: kdf.N, r: kdf.r, p: kdf.p, maxmem: 256 * kdf.N * kdf.r });
+  try {
+    return { kek: kekFromKey(okm.subarray(0, 32)), macKey: Buffer.from(okm.subarray(32)) };
+  } finally {
+    okm.fill(0);
+  }
+}
+
+/** A refused archive: tampered, truncated, wrong passphrase or not an archive. Exit 2. */
+export class ArchiveError extends Error {}
+
+/** Associated data of a sealed value in an archive: the table, column and row it belongs to. */
+export const archiveAad = (table: string, column: string, id: string): string => `credgate/archive/v1|${table}|${column}|${id}`;
+
+/** The running MAC over the lines, shared by the writer and the reader so both hash the same bytes. */
+export class LineMac {
+  private readonly mac: Hmac;
+  count = 0;
+  constructor(key: Buffer) {
+    this.mac = createHmac('sha256', key);
+  }
+  add(line: string): void {
+    this.mac.update(line + '\n', 'utf8');
+    this.count++;
+  }
+  endLine(): string {
+    return JSON.stringify({ end: true, lines: this.count, mac: this.mac.digest('hex') });
+  }
+  /** Checks the end line against the lines read; constant-time on the MAC. */
+  check(end: { lines?: unknown; mac?: unknown }): boolean {
+    const mine = this.mac.digest();
+    const theirs = typeof end.mac === 'string' && /^[0-9a-f]{64}$/.test(end.mac) ? Buffer.from(end.mac, 'hex') : Buffer.alloc(32);
+    return end.lines === this.count && timingSafeEqual(mine, theirs);
+  }
+}
+
+/** The passphrase from the named environment variable (never argv); at least 12 characters. */
+export function passphraseFrom(envName: string): string {
+  const value = process.env[envName];
+  if (value === undefined || value === '') throw new ArchiveError(`${envName} is not set (it should hold the archive passphrase)`);
+  if (value.length < 12) throw new ArchiveError(`the passphrase in ${envName} is too short (12 characters at least)`);
+  return value;
+}
+
+/** Tables of a tenant, parents first; `sealed` columns hold envelopes re-sealed for the archive. */
+export interface ArchiveTable {
+  readonly name: string;
+  readonly where: string;
+  readonly order: string;
+  readonly sealed?: { readonly column: string; readonly kekColumn?: string };
+}
+
+const OF_TENANT = 'tenant_id = $1';
+const OF_TENANT_LOGS = 'log_seq IN (SELECT seq FROM ledger_logs WHERE tenant_id = $1)';
+
+export const ARCHIVE_TABLES: readonly ArchiveTable[] = [
+  { name: 'tenants', where: 'id = $1', order: 'id' },
+  { name: 'api_keys', where: OF_TENANT, order: 'id' },
+  { name: 'managed_keys', where: OF_TENANT, order: 'id', sealed: { column: 'encrypted_private_key', kekColumn: 'kek_id' } },
+  { name: 'dids', where: OF_TENANT, order: 'id' },
+  { name: 'ledger_logs', where: OF_TENANT, order: 'seq' },
+  { name: 'ledger_leaves', where: OF_TENANT_LOGS, order: 'log_seq, index' },
+  { name: 'ledger_nodes', where: OF_TENANT_LOGS, order: 'log_seq, level, index' },
+  { name: 'ledger_heads', where: OF_TENANT_LOGS, order: 'log_seq, tree_size' },
+  { name: 'credential_schemas', where: OF_TENANT, order: 'id' },
+  { name: 'issued_credentials', where: OF_TENANT, order: 'id', sealed: { column: 'sealed_subject' } },
+  { name: 'vc_templates', where: OF_TENANT, order: 'id' },
+  { name: 'status_lists', where: OF_TENANT, order: 'id' },
+  { name: 'credentials', where: OF_TENANT, order: 'id' },
+];

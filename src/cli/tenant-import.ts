@@ -1,0 +1,177 @@
+import { createReadStream, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Database } from '../db/database';
+import type { SqlExecutor } from '../db/sql-executor';
+import { base64ToBytes } from '../domain/encoding';
+import { formatCheckpoint, openCheckpoint, signNote } from '../domain/merkle';
+import { type Kek, type Keyring, open } from '../kms/envelope';
+import { sealManagedKey } from '../kms/key-custody';
+import { EnvelopeSecretBox } from '../kms/secret-box';
+import { sealedSubjectContext } from '../services/family-a/credentials.service';
+import { ARCHIVE_FORMAT, ARCHIVE_TABLES, ARCHIVE_VERSION, ArchiveError, type ArchiveHeader, LineMac, archiveAad, deriveArchiveKeys } from './archive-format';
+import { byteaOf } from './tenant-export';
+import type { Progress } from './progress';
+
+type Row = Record<string, unknown>;
+
+export interface ImportTarget {
+  readonly keyring: Keyring;
+  readonly ledgerSeed: Uint8Array;
+  /** `<host>/ledger`, as the service names its log key (app.ts). */
+  readonly ledgerOrigin: string;
+}
+
+export interface ImportResult {
+  readonly tenant: string;
+  readonly rows: Readonly<Record<string, number>>;
+}
+
+const parseLine = (line: string, n: number): Row => {
+  try {
+    const v = JSON.parse(line) as unknown;
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Row;
+  } catch {
+    // reported below
+  }
+  throw new ArchiveError(`line ${n} is not a JSON object: not a Credgate archive, or it was damaged`);
+};
+
+/**
+ * Loads an archive in one transaction. Its MAC is checked as the lines stream in and compared at
+ * the end line; a mismatch (or a missing end line) rolls everything back, so a tampered or cut-off
+ * archive changes nothing. Sealed values are opened with the passphrase KEK and sealed again
+ * under this database's master key; signed heads are checked under the exporter's log key, then
+ * signed again with this deployment's (the roots are the same: `ledger verify` recomputes them).
+ */
+export async function importTenant(db: Database, target: ImportTarget, file: string, passphrase: string, bar: Progress): Promise<ImportResult> {
+  const size = statSync(file).size;
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const it = lines[Symbol.asyncIterator]();
+  const first = await it.next();
+  if (first.done) throw new ArchiveError('the archive is empty');
+  const header = parseLine(first.value, 1) as unknown as ArchiveHeader;
+  if (header.format !== ARCHIVE_FORMAT) throw new ArchiveError('not a Credgate tenant archive');
+  if (header.version !== ARCHIVE_VERSION) throw new ArchiveError(`archive version ${String(header.version)} is not supported (this version reads ${ARCHIVE_VERSION})`);
+  const keys = deriveArchiveKeys(passphrase, header.kdf);
+  const mac = new LineMac(keys.macKey);
+  mac.add(first.value);
+  const exporterKey = base64ToBytes(String(header.ledgerPublicKey));
+  const rows: Record<string, number> = {};
+  bar.start(`import ${String(header.tenant)}`, size);
+  bar.done(Buffer.byteLength(first.value) + 1);
+  const state = { tenantId: undefined as string | undefined, logs: new Set<string>(), tableIndex: 0 };
+
+  await db.sql.transaction(async (tx) => {
+    let ended = false;
+    for (let r = await it.next(), n = 2; !r.done; r = await it.next(), n++) {
+      const line = r.value;
+      bar.done(Buffer.byteLength(line) + 1);
+      if (ended) throw new ArchiveError(`line ${n} follows the end line`);
+      const obj = parseLine(line, n);
+      if (obj['end'] === true) {
+        if (!mac.check(obj)) throw new ArchiveError('the archive failed its integrity check (a line was changed, added or removed, or the passphrase differs): nothing was imported');
+        ended = true;
+        continue;
+      }
+      mac.add(line);
+      const table = String(obj['table']);
+      const index = ARCHIVE_TABLES.findIndex((t) => t.name === table);
+      if (index < state.tableIndex) throw new ArchiveError(`line ${n}: table ${table} is out of order or unknown`);
+      state.tableIndex = index;
+      const row = obj['row'] as Row;
+      await insertRow(tx, state, target, keys.kek, exporterKey, table, row, n);
+      rows[table] = (rows[table] ?? 0) + 1;
+    }
+    if (!ended) throw new ArchiveError('the archive is truncated (no end line): nothing was imported');
+    if (!state.tenantId) throw new ArchiveError('the archive holds no tenant');
+    // Log ids (0.0.<seq>) are kept, as DIDs and credentials name them: move the sequence past them.
+    await tx.query("SELECT setval(pg_get_serial_sequence('ledger_logs', 'seq'), GREATEST((SELECT max(seq) FROM ledger_logs), 1))");
+  });
+  bar.finish();
+  return { tenant: String(header.tenant), rows };
+}
+
+async function insertRow(
+  tx: SqlExecutor,
+  state: { tenantId: string | undefined; logs: Set<string> },
+  target: ImportTarget,
+  kek: Kek,
+  exporterKey: Uint8Array,
+  table: string,
+  row: Row,
+  n: number,
+): Promise<void> {
+  if (typeof row !== 'object' || row === null) throw new ArchiveError(`line ${n}: no row`);
+  if (table === 'tenants') {
+    if (state.tenantId) throw new ArchiveError(`line ${n}: a second tenant`);
+    const clash = await tx.query('SELECT 1 FROM tenants WHERE id = $1 OR slug = $2', [row['id'], row['slug']]);
+    if (clash.length > 0) throw new ArchiveError(`tenant ${String(row['slug'])} already exists in this database: import into a database without it`);
+    state.tenantId = String(row['id']);
+  } else if (!state.tenantId) {
+    throw new ArchiveError(`line ${n}: rows before the tenant`);
+  } else if ('tenant_id' in row && row['tenant_id'] !== state.tenantId) {
+    throw new ArchiveError(`line ${n}: a row of another tenant`);
+  } else if ('log_seq' in row && !state.logs.has(String(row['log_seq']))) {
+    throw new ArchiveError(`line ${n}: a ledger row of a log not in the archive`);
+  }
+  if (table === 'ledger_logs') {
+    const seq = String(row['seq']);
+    if ((await tx.query('SELECT 1 FROM ledger_logs WHERE seq = $1', [seq])).length > 0) {
+      throw new ArchiveError(`ledger log 0.0.${seq} already exists in this database (log ids are kept on import): import into a fresh database`);
+    }
+    state.logs.add(seq);
+  }
+  if (table === 'managed_keys') resealManagedKey(target.keyring, kek, row);
+  if (table === 'issued_credentials') resealSubject(target.keyring, kek, row);
+  if (table === 'ledger_heads') resignHead(target, exporterKey, row, n);
+  try {
+    await tx.query(`INSERT INTO "${table}" SELECT * FROM jsonb_populate_record(NULL::"${table}", $1::jsonb)`, [JSON.stringify(row)]);
+  } catch (e) {
+    // A DID or credential id that already exists here (ids are kept): name it instead of failing with SQL.
+    if ((e as { code?: string }).code === '23505') throw new ArchiveError(`line ${n}: a ${table} row already exists in this database (${(e as { detail?: string }).detail ?? 'duplicate key'}): import into a fresh database`);
+    throw e;
+  }
+}
+
+function openArchived(kek: Kek, table: string, column: string, row: Row): Buffer {
+  try {
+    return open(kek, Buffer.from(String(row[column]), 'base64'), archiveAad(table, column, String(row['id'])));
+  } catch {
+    throw new ArchiveError(`a sealed value of ${table} ${String(row['id'])} does not open: wrong passphrase, or the archive was tampered with`);
+  }
+}
+
+const asBytea = (b: Uint8Array): string => `\\x${Buffer.from(b).toString('hex')}`;
+
+function resealManagedKey(keyring: Keyring, kek: Kek, row: Row): void {
+  const sk = openArchived(kek, 'managed_keys', 'encrypted_private_key', row);
+  try {
+    const record = { id: String(row['id']), tenantId: String(row['tenant_id']), algorithm: String(row['algorithm']), publicKeyHex: String(row['public_key_hex']) };
+    row['encrypted_private_key'] = asBytea(sealManagedKey(keyring, record, sk));
+    row['kek_id'] = keyring.sealing.id;
+  } finally {
+    sk.fill(0);
+  }
+}
+
+function resealSubject(keyring: Keyring, kek: Kek, row: Row): void {
+  const plain = openArchived(kek, 'issued_credentials', 'sealed_subject', row);
+  try {
+    row['sealed_subject'] = asBytea(new EnvelopeSecretBox(keyring).seal(plain, sealedSubjectContext(String(row['id']))));
+  } finally {
+    plain.fill(0);
+  }
+}
+
+function resignHead(target: ImportTarget, exporterKey: Uint8Array, row: Row, n: number): void {
+  const note = String(row['note']);
+  const origin = /^([^\n]*)\n/.exec(note)?.[1] ?? '';
+  const logId = `0.0.${String(row['log_seq'])}`;
+  const name = origin.endsWith(`/${logId}`) ? origin.slice(0, -`/${logId}`.length) : '';
+  const opened = openCheckpoint(note, { name, publicKey: exporterKey }, origin);
+  const root = byteaOf(row['root_hash']);
+  if (!opened.verified || !opened.checkpoint || opened.checkpoint.size !== Number(row['tree_size']) || !root.equals(Buffer.from(opened.checkpoint.rootHash))) {
+    throw new ArchiveError(`line ${n}: the signed head of log ${logId} does not verify under the exporter's log key`);
+  }
+  row['note'] = signNote(formatCheckpoint({ origin: `${target.ledgerOrigin}/${logId}`, size: Number(row['tree_size']), rootHash: root }), { name: target.ledgerOrigin, seed: target.ledgerSeed });
+}
