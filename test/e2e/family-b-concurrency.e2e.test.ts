@@ -41,7 +41,7 @@ describe.each(['REST', 'GraphQL'])('Family B under concurrency through %s', (nam
     const template = unwrap(await t.createTemplate(key, templateBody('Load')));
     const before = (await server.app.ledger.checkpoint(issuer.topicId)).treeSize;
     const issued = await Promise.all(Array.from({ length: 200 }, (_, n) => t.issue(key, { templateId: template.templateId, credentialSubject: { n } })));
-    expect(issued.every((r) => r.ok)).toBe(true);
+    expect(issued.filter((r) => !r.ok)).toEqual([]);
     const ids = issued.map((r) => unwrap(r)['id'] as string);
     expect(new Set(ids).size).toBe(200);
 

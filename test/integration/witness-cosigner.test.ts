@@ -113,8 +113,11 @@ afterAll(async () => {
 
 const sha = (text: string): Uint8Array => new Uint8Array(createHash('sha256').update(text).digest());
 
+/** Appends n entries in one batch and stores one head for them, as a sequencer batch does. */
 async function grow(logId: string, tag: string, n: number): Promise<void> {
-  for (let i = 0; i < n; i++) await ledger.append(logId, { entryHash: sha(`${tag}/${i}`), kind: 'test', ref: `${tag}-${i}` });
+  const entries = Array.from({ length: n }, (_, i) => ({ entryHash: sha(`${tag}/${i}`), kind: 'test', ref: `${tag}-${i}` }));
+  await db.prisma.$transaction((tx) => ledger.appendBatch(tx, logId, entries));
+  await ledger.settle(logId);
 }
 
 const byName = (cp: Awaited<ReturnType<Ledger['checkpoint']>>) => Object.fromEntries(cp.witnesses.map((w) => [w.name, w]));
