@@ -51,6 +51,11 @@ import { methodNotAllowed } from './rest/middleware/method-not-allowed';
 import { RouteTable, collectRoutes } from './rest/route-table';
 import { ByteBudget } from './rest/middleware/upload-guard';
 import { type Services, createServices } from './services';
+import { AnchorOutbox } from './anchor/outbox';
+import { AnchorService } from './anchor/anchor.service';
+import { loadAnchorAdapter } from './anchor/load-adapter';
+import { AnchorRelay, DEFAULT_RELAY_OPTIONS } from './anchor/relay';
+import type { AnchorAdapter } from './anchor/anchor.port';
 
 export interface AppOptions {
   readonly config: Config;
@@ -70,7 +75,13 @@ export interface CredgateApp {
 }
 
 /** Opens and migrates the database and returns services only (used by the CLI). */
-export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine }> {
+export interface CoreAnchoring {
+  readonly outbox: AnchorOutbox;
+  /** Null with CREDGATE_ANCHOR=none. */
+  readonly adapter: AnchorAdapter | null;
+}
+
+export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine; anchoring: CoreAnchoring }> {
   const { config, logger } = options;
   const db = await openDatabase(config.database, config.dbTimeouts);
   try {
@@ -87,6 +98,9 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       logger,
     });
     const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
+    // Imported only when CREDGATE_ANCHOR names an adapter (viem is an optional dependency).
+    const anchorConfig = config.anchor ?? { mode: 'none' as const };
+    const anchoring: CoreAnchoring = { outbox: new AnchorOutbox(db.prisma), adapter: await loadAnchorAdapter(anchorConfig) };
     // Workers and models start on the first face request, not at boot.
     const faces = lazyFaceEngine(() => {
       logger.info('loading the face model for the first face request (about 1.5 s per worker)');
@@ -115,8 +129,9 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       faces,
       rateLimitStore: new PrismaRateLimitRepository(db.prisma),
       idempotencyStore: new PrismaIdempotencyRepository(db.prisma),
+      anchors: new AnchorService(anchoring.outbox, anchoring.adapter, anchorConfig.mode),
     });
-    return { db, services, custody, ledger, faces };
+    return { db, services, custody, ledger, faces, anchoring };
   } catch (e) {
     await db.close();
     throw e;
@@ -126,7 +141,7 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
 /** The composition root: wires every layer. It does not listen; main.ts and tests do. */
 export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { config, logger } = options;
-  const { db, services, custody, ledger, faces } = await createCore(options);
+  const { db, services, custody, ledger, faces, anchoring } = await createCore(options);
   const resolvers = new Map<unknown, unknown>([
     [KeysResolver, new KeysResolver(services.keys, services.users)],
     [DidsResolver, new DidsResolver(services.dids, services.users)],
@@ -183,6 +198,9 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { workers, deadlineMs, queueLimit, maxObjects, maxValues } = config.canon;
   const canon = createCanonicalizer({ workers, deadlineMs, queueLimit, budget: { ...DEFAULT_JSONLD_BUDGET, maxObjects, maxValues } });
   const unregisterCanon = registerCanonicalizationExecutor(canon);
+  // The outbox relay: claims checkpoints written with each signed head and anchors them.
+  const relay = anchoring.adapter ? new AnchorRelay(anchoring.outbox, anchoring.adapter, { ...DEFAULT_RELAY_OPTIONS, ...config.anchor?.relay }, logger) : undefined;
+  relay?.start();
 
   return {
     http,
@@ -192,6 +210,8 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     ledger,
     async close() {
       await graphql.stop();
+      await relay?.stop();
+      await anchoring.adapter?.close();
       unregisterCanon();
       await canon.close();
       await faces.close();

@@ -88,6 +88,8 @@ export class AnchorRejected extends Error {
 export interface AnchorStatus {
   readonly logId: string;
   readonly treeSize: number;
+  /** base64 root of the signed head, as recorded in the outbox. */
+  readonly rootHash: string;
   readonly status: 'pending' | 'anchored' | 'failed';
   readonly attempts: number;
   readonly receipt: AnchorReceipt | null;

@@ -3,10 +3,12 @@ import { DEFAULT_JSONLD_BUDGET } from '../domain/contexts/jsonld-budget';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from '../graphql/limits/limits';
 import { type DbTimeouts, type FairnessConfig, type RateLimitConfig, parseDbTimeouts, parseFairness, parseRateLimits } from './limits';
 import { ConfigError, intSetting, nonEmpty } from './settings';
+import { type AnchorConfig, parseAnchor } from './anchor';
 
 export { ConfigError } from './settings';
 
 export type { DbTimeouts, FairnessConfig, RateLimitConfig } from './limits';
+export type { AnchorConfig, AnchorMode, EvmAnchorSettings } from './anchor';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -86,6 +88,8 @@ export interface Config {
   readonly dbTimeouts: DbTimeouts;
   /** How long an Idempotency-Key is remembered (CREDGATE_IDEMPOTENCY_TTL_SECONDS); 24 h when absent. */
   readonly idempotencyTtlSeconds?: number;
+  /** Checkpoint anchoring on an external ledger (CREDGATE_ANCHOR and its adapter's settings); none when absent. */
+  readonly anchor?: AnchorConfig;
 }
 
 /** Raised for a bad environment; main prints its one-line message and exits non-zero. */
@@ -250,5 +254,6 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     dbTimeouts,
     idempotencyTtlSeconds: intSetting(env, 'CREDGATE_IDEMPOTENCY_TTL_SECONDS', DEFAULT_IDEMPOTENCY_TTL_SECONDS, 60, 30 * 86_400),
     fairness: parseFairness(env, dbTimeouts),
+    anchor: Object.freeze(parseAnchor(env)),
   });
 }

@@ -15,6 +15,8 @@ import type { Actor } from '../../domain/tenancy/actor';
 import { mayActFor } from '../../domain/tenancy/holder-binding';
 import type { PrismaCredentialRepository } from '../../db/repositories/credential.repository';
 import type { Ledger } from '../../ledger/ledger.port';
+import type { AnchorService } from '../../anchor/anchor.service';
+import type { AnchorStatus } from '../../anchor/anchor.port';
 import type { TemplatesService } from './templates.service';
 import { isCredentialId, isUuid } from './ids';
 
@@ -35,6 +37,8 @@ export interface CredentialAnchor {
   readonly inclusionProof: string[];
   readonly checkpoint: string;
   readonly logPublicKey: string;
+  /** Anchoring of this checkpoint on the external ledger, its receipt re-checked; absent with CREDGATE_ANCHOR=none. */
+  readonly anchoring?: AnchorStatus;
 }
 
 export interface CredentialVerification {
@@ -59,6 +63,7 @@ export class FamilyBCredentialsService {
     private readonly ledger: Ledger,
     private readonly clock: Clock,
     private readonly publicUrl: string,
+    private readonly anchors?: AnchorService,
   ) {}
 
   /** POST /credentials `{ templateId, credentialSubject, holder? }`. */
@@ -148,7 +153,8 @@ export class FamilyBCredentialsService {
         const cp = await this.ledger.checkpoint(issuer.topicId);
         const proof = await this.ledger.inclusionProof(issuer.topicId, entry.leafIndex, cp.treeSize);
         const ok = verifyInclusion(Buffer.from(entry.leafHash, 'base64'), entry.leafIndex, cp.treeSize, proof.map((p) => Buffer.from(p, 'base64')), Buffer.from(cp.rootHash, 'base64'));
-        anchor = { logId: issuer.topicId, leafIndex: entry.leafIndex, treeSize: cp.treeSize, entryHash: bytesToHex(hash), inclusionProof: proof, checkpoint: cp.note, logPublicKey: cp.publicKey };
+        const anchoring = this.anchors?.enabled ? await this.anchors.status(issuer.topicId, cp.treeSize, { check: true }) : null;
+        anchor = { logId: issuer.topicId, leafIndex: entry.leafIndex, treeSize: cp.treeSize, entryHash: bytesToHex(hash), inclusionProof: proof, checkpoint: cp.note, logPublicKey: cp.publicKey, ...(anchoring ? { anchoring } : {}) };
         add('ledger', ok, ok ? undefined : 'inclusion proof does not match the signed checkpoint');
       } else add('ledger', false, 'credential hash is not anchored in the issuer log');
     } else add('ledger', false, 'unknown issuer');
