@@ -1,6 +1,8 @@
 -- Outbox of checkpoints to anchor on an external ledger (see src/anchor/outbox.ts, relay.ts).
 -- A row is written in the transaction that stores a signed head; relays claim due rows with
 -- FOR UPDATE SKIP LOCKED, so any number of instances can relay from one database.
+-- status is 'pending' | 'anchored' | 'failed', written only by src/anchor/outbox.ts (like the
+-- other text states of this schema, no CHECK constraint).
 -- CreateTable
 CREATE TABLE "anchor_outbox" (
     "log_id" TEXT NOT NULL,
@@ -17,8 +19,7 @@ CREATE TABLE "anchor_outbox" (
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "anchored_at" TIMESTAMPTZ(3),
 
-    CONSTRAINT "anchor_outbox_pkey" PRIMARY KEY ("log_id","tree_size"),
-    CONSTRAINT "anchor_outbox_status_check" CHECK ("status" IN ('pending', 'anchored', 'failed'))
+    CONSTRAINT "anchor_outbox_pkey" PRIMARY KEY ("log_id","tree_size")
 );
 
 -- CreateIndex

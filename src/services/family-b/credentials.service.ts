@@ -155,7 +155,9 @@ export class FamilyBCredentialsService {
         const ok = verifyInclusion(Buffer.from(entry.leafHash, 'base64'), entry.leafIndex, cp.treeSize, proof.map((p) => Buffer.from(p, 'base64')), Buffer.from(cp.rootHash, 'base64'));
         const anchoring = this.anchors?.enabled ? await this.anchors.status(issuer.topicId, cp.treeSize, { check: true }) : null;
         anchor = { logId: issuer.topicId, leafIndex: entry.leafIndex, treeSize: cp.treeSize, entryHash: bytesToHex(hash), inclusionProof: proof, checkpoint: cp.note, logPublicKey: cp.publicKey, ...(anchoring ? { anchoring } : {}) };
-        add('ledger', ok, ok ? undefined : 'inclusion proof does not match the signed checkpoint');
+        // A receipt the ledger contradicts fails the check; pending or unreadable anchors do not.
+        const contradicted = anchoring?.check?.status === 'invalid' ? `the anchor receipt does not match the ledger: ${anchoring.check.reason}` : undefined;
+        add('ledger', ok && !contradicted, ok ? contradicted : 'inclusion proof does not match the signed checkpoint');
       } else add('ledger', false, 'credential hash is not anchored in the issuer log');
     } else add('ledger', false, 'unknown issuer');
 
