@@ -120,7 +120,7 @@ test('a failed submission is retried after a jittered exponential backoff, then 
     const [row] = await rows(id);
     expect(row).toMatchObject({ attempts: attempt, lastError: 'test ledger unreachable', leaseOwner: null });
     // The database clock decides when the row is due: it is not due yet, so another poll claims nothing.
-    const [{ wait }] = await db.prisma.$queryRaw<{ wait: number }[]>`SELECT EXTRACT(EPOCH FROM next_attempt_at - now())::float8 * 1000 AS wait FROM anchor_outbox WHERE log_id = ${id}`;
+    const [{ wait }] = await db.prisma.$queryRaw<[{ wait: number }]>`SELECT EXTRACT(EPOCH FROM next_attempt_at - now())::float8 * 1000 AS wait FROM anchor_outbox WHERE log_id = ${id}`;
     scheduled.push(wait);
     if (attempt < 3) {
       expect(row!.status).toBe('pending');

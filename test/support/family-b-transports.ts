@@ -35,7 +35,7 @@ export interface TemplateDoc {
 export interface CredentialVerification {
   verified: boolean;
   checks: { check: string; ok: boolean; detail?: string | null }[];
-  anchor?: { logId: string; leafIndex: number; treeSize: number; entryHash: string; inclusionProof: string[]; checkpoint: string; logPublicKey: string } | null;
+  anchor?: { logId: string; leafIndex: number; treeSize: number; entryHash: string; inclusionProof: string[]; checkpoint: string; logPublicKey: string; anchoring?: Json } | null;
 }
 
 /** Family B operations through REST or GraphQL (SDK), normalised to the REST shapes. */
