@@ -8,7 +8,11 @@ export interface RelayOptions {
   readonly pollMs: number;
   /** Rows claimed per poll. */
   readonly batchSize: number;
-  /** How long a claim keeps other relays off a row: longer than one submission can take. */
+  /**
+   * How long a claim keeps other relays off a row. Rows of a claim are submitted one after the
+   * other, so it should cover batchSize submissions (each up to the adapter's mining timeout); if
+   * it runs out anyway, another relay's `find` and the idempotent contract still prevent a double anchor.
+   */
   readonly leaseMs: number;
   /** First retry delay; doubles per attempt up to maxDelayMs, with jitter. */
   readonly baseDelayMs: number;
@@ -19,8 +23,8 @@ export interface RelayOptions {
 
 export const DEFAULT_RELAY_OPTIONS: RelayOptions = Object.freeze({
   pollMs: 1000,
-  batchSize: 20,
-  leaseMs: 120_000,
+  batchSize: 5,
+  leaseMs: 10 * 60_000,
   baseDelayMs: 2000,
   maxDelayMs: 15 * 60_000,
   maxAttempts: 50,
