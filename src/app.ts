@@ -41,12 +41,14 @@ import { EnvelopeKeyCustody } from './kms/key-custody';
 import { resolveMasterKey } from './kms/master-key';
 import { databaseHasMasterKey, verifyMasterKey } from './kms/master-key-check';
 import { type Ledger, createLedger, deriveLedgerSeed } from './ledger';
+import { type WitnessCosigner, withWitnesses } from './witness';
 import type { Logger } from './logging/logger';
 import { healthRoutes } from './rest/health.routes';
 import { errorHandler, notFoundHandler } from './rest/middleware/error-handler';
 import { requestContext } from './rest/middleware/request-context';
 import { isFamilyAPath, restRouter } from './rest/router';
 import { indexRoutes } from './rest/index.routes';
+import { openapiRoutes } from './rest/openapi/routes';
 import { methodNotAllowed } from './rest/middleware/method-not-allowed';
 import { RouteTable, collectRoutes } from './rest/route-table';
 import { ByteBudget } from './rest/middleware/upload-guard';
@@ -71,6 +73,11 @@ export interface CredgateApp {
   readonly custody: KeyCustody;
   /** The transparency-log port (appends happen inside the services that own anchored records). */
   readonly ledger: Ledger;
+  /** Sends stored heads to the configured witnesses; `idle()` waits for the requests in flight. */
+  readonly cosigner: WitnessCosigner;
+  /** Batch counters of the Family B issuance and revocation sequencers. */
+  batchStats(): ReturnType<PrismaCredentialRepository['stats']>;
+  /** Commits queued batches and waits for those in flight, then closes everything (the database last). */
   close(): Promise<void>;
 }
 
@@ -81,7 +88,16 @@ export interface CoreAnchoring {
   readonly adapter: AnchorAdapter | null;
 }
 
-export async function createCore(options: AppOptions): Promise<{ db: Database; services: Services; custody: KeyCustody; ledger: Ledger; faces: FaceEngine; anchoring: CoreAnchoring }> {
+export async function createCore(options: AppOptions): Promise<{
+  db: Database;
+  services: Services;
+  custody: KeyCustody;
+  ledger: Ledger;
+  faces: FaceEngine;
+  cosigner: WitnessCosigner;
+  credentialRepo: PrismaCredentialRepository;
+  anchoring: CoreAnchoring;
+}> {
   const { config, logger } = options;
   const db = await openDatabase(config.database, config.dbTimeouts);
   try {
@@ -91,12 +107,17 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
     const masterKey = resolveMasterKey(config, logger, await databaseHasMasterKey(db.prisma));
     const keyring = await verifyMasterKey(db.prisma, masterKey);
     // One deployment-wide log signing key, derived (never stored): HKDF-SHA256(master key, info 'credgate/ledger-log-key/v1').
-    const ledger = createLedger(db.prisma, {
-      seed: deriveLedgerSeed(masterKey),
-      origin: `${new URL(config.publicUrl).host}/ledger`,
-      clock: options.clock ?? systemClock,
-      logger,
-    });
+    // Each stored head is sent to the configured witnesses in the background (src/witness).
+    const { ledger, cosigner } = withWitnesses(db.prisma, config.witness, { clock: options.clock ?? systemClock, logger }, (onSigned) =>
+      createLedger(db.prisma, {
+        seed: deriveLedgerSeed(masterKey),
+        origin: `${new URL(config.publicUrl).host}/ledger`,
+        clock: options.clock ?? systemClock,
+        logger,
+        onSigned,
+      }),
+    );
+    const credentialRepo = new PrismaCredentialRepository(db.prisma, ledger, config.batch);
     const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
     // Imported only when CREDGATE_ANCHOR names an adapter (viem is an optional dependency).
     const anchorConfig = config.anchor ?? { mode: 'none' as const };
@@ -125,13 +146,13 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
       issuerPointer: new PrismaIssuerDidPointer(db.prisma),
       ledger,
       templateRepo: new PrismaTemplateRepository(db.prisma, ledger),
-      credentialRepo: new PrismaCredentialRepository(db.prisma, ledger),
+      credentialRepo,
       faces,
       rateLimitStore: new PrismaRateLimitRepository(db.prisma),
       idempotencyStore: new PrismaIdempotencyRepository(db.prisma),
       anchors: new AnchorService(anchoring.outbox, anchoring.adapter, anchorConfig.mode),
     });
-    return { db, services, custody, ledger, faces, anchoring };
+    return { db, services, custody, ledger, faces, cosigner, credentialRepo, anchoring };
   } catch (e) {
     await db.close();
     throw e;
@@ -141,7 +162,14 @@ export async function createCore(options: AppOptions): Promise<{ db: Database; s
 /** The composition root: wires every layer. It does not listen; main.ts and tests do. */
 export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { config, logger } = options;
-  const { db, services, custody, ledger, faces, anchoring } = await createCore(options);
+  const { db, services, custody, ledger, faces, cosigner, credentialRepo, anchoring } = await createCore(options);
+  // Heads for logs left beyond their signed head (a crash between a commit and its head): in the
+  // background, so a backlog does not delay start-up (reads answer 503 for those logs meanwhile);
+  // close() waits for it. The CLI (createCore alone) does not run it.
+  const repairing = ledger.settleAll().then(
+    (n) => n > 0 && logger.info({ logs: n }, 'checked ledger logs that lacked a signed head'),
+    (e: unknown) => logger.warn({ err: e instanceof Error ? e.message : String(e) }, 'could not check ledger heads at start-up'),
+  );
   const resolvers = new Map<unknown, unknown>([
     [KeysResolver, new KeysResolver(services.keys, services.users)],
     [DidsResolver, new DidsResolver(services.dids, services.users)],
@@ -187,6 +215,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   http.use(requestContext(logger));
   http.use(methodNotAllowed(routes, isFamilyAPath));
   http.use(indexRoutes(routes));
+  http.use(openapiRoutes({ docs: config.apiDocs }));
   http.use(healthRoutes(services.health));
   http.use(graphql.router);
   http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads }));
@@ -208,13 +237,24 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     services,
     custody,
     ledger,
+    cosigner,
+    batchStats: () => credentialRepo.stats(),
     async close() {
       await graphql.stop();
+      // Every request already answered was committed; these are the ones still waiting for theirs.
+      await credentialRepo.drain();
+      const { issue, revoke } = credentialRepo.stats();
+      logger.info({ issue: { requests: issue.requests, batches: issue.batches }, revoke: { requests: revoke.requests, batches: revoke.batches } }, 'issuance sequencer totals');
+      await repairing;
+      await ledger.close();
+      // After the last heads were stored (and their outbox rows written): what is still pending
+      // stays in the outbox for the next relay.
       await relay?.stop();
       await anchoring.adapter?.close();
       unregisterCanon();
       await canon.close();
       await faces.close();
+      await cosigner.close();
       await db.close();
     },
   };

@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { createCore } from './app';
 import { runCommand } from './cli/commands';
 import { UsageError, parseCommandLine } from './cli/parse';
+import { runWitnessCommand } from './cli/witness';
 import { ConfigError, parseConfig } from './config';
 import { isAppError } from './errors';
 import { createLogger } from './logging/logger';
@@ -14,6 +15,13 @@ import { createLogger } from './logging/logger';
 async function main(): Promise<number> {
   // The command line is checked before any configuration is read or the database opened, so help
   // and usage errors work anywhere and answer at once.
+  const io = { out: (line: string) => process.stdout.write(`${line}\n`), note: (line: string) => process.stderr.write(`${line}\n`) };
+  // The witness is a long-running server of its own, without the service's database or configuration.
+  if (process.argv[2] === 'witness') {
+    const stop = new Promise<void>((resolve) => ['SIGINT', 'SIGTERM'].forEach((s) => process.once(s, () => resolve())));
+    await runWitnessCommand(process.argv.slice(3), io, stop);
+    return 0;
+  }
   const parsed = parseCommandLine(process.argv.slice(2));
   if (parsed.kind === 'help') {
     process.stdout.write(`${parsed.text}\n`);

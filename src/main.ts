@@ -46,6 +46,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    // Stop accepting connections first; requests in flight finish (each waits for its issuance
+    // batch to commit). Then app.close() commits whatever is still queued, waits for batches in
+    // flight and their signed heads, and only then closes the database.
     server.close(() => {
       app.close().then(
         () => process.exit(0),

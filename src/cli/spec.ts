@@ -62,6 +62,20 @@ export const COMMANDS: readonly CommandSpec[] = [
       id: { value: 'KEY_ID', help: 'the key id (from `api-key list`)', required: true },
     },
   },
+  {
+    name: 'witness',
+    summary: 'run a C2SP transparency-log witness (POST /add-checkpoint) for the given log keys',
+    positionals: [],
+    options: {
+      'log-key': { value: 'VKEY', help: 'a trusted log verifier key <name>+<id>+<key>; repeat for more logs', required: true },
+      'key-file': { value: 'FILE', help: "the witness's signer key; created (mode 0600) when missing and --name is given", required: true },
+      name: { value: 'NAME', help: 'witness key name when creating the key file, e.g. witness.example.org/w1' },
+      port: { value: 'PORT', help: 'port to listen on (0 picks a free one)', required: true },
+      host: { value: 'HOST', help: 'interface to listen on (default 127.0.0.1)' },
+      state: { value: 'DIR', help: 'directory of the durable witness state (latest cosigned head per log)', required: true },
+    },
+    notes: ['', 'Needs no database or CREDGATE_* configuration. Prints {"verifierKey","url"} as one JSON line once listening.'],
+  },
 ];
 
 const FOOTER = [

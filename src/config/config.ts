@@ -4,11 +4,13 @@ import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from '../graphql/limits/li
 import { type DbTimeouts, type FairnessConfig, type RateLimitConfig, parseDbTimeouts, parseFairness, parseRateLimits } from './limits';
 import { ConfigError, intSetting, nonEmpty } from './settings';
 import { type AnchorConfig, parseAnchor } from './anchor';
+import { type WitnessConfig, parseWitnesses } from './witnesses';
 
 export { ConfigError } from './settings';
 
 export type { DbTimeouts, FairnessConfig, RateLimitConfig } from './limits';
 export type { AnchorConfig, AnchorMode, EvmAnchorSettings } from './anchor';
+export type { WitnessConfig, WitnessEndpoint } from './witnesses';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -61,6 +63,8 @@ export interface Config {
   readonly graphql: GraphqlLimits;
   /** GraphiQL at GET /graphql (CREDGATE_GRAPHQL_PLAYGROUND) and introspection (CREDGATE_GRAPHQL_INTROSPECTION). */
   readonly graphqlUi: { readonly playground: boolean; readonly introspection: boolean };
+  /** The Swagger UI reference page at GET /docs (CREDGATE_API_DOCS); /openapi.json is always served. */
+  readonly apiDocs: boolean;
   /** CREDGATE_HEADERS_TIMEOUT_MS, _REQUEST_TIMEOUT_MS, _MAX_CONNECTIONS, _UPLOAD_BUDGET_BYTES, _UPLOAD_IDLE_TIMEOUT_MS. */
   readonly http: HttpLimits;
   readonly faces: {
@@ -86,10 +90,14 @@ export interface Config {
   readonly fairness: FairnessConfig;
   /** Pool size, lock and statement timeouts of PostgreSQL connections. */
   readonly dbTimeouts: DbTimeouts;
+  /** The issuance sequencer: how long requests of one log wait to be batched, and the largest batch. */
+  readonly batch: { readonly windowMs: number; readonly max: number };
   /** How long an Idempotency-Key is remembered (CREDGATE_IDEMPOTENCY_TTL_SECONDS); 24 h when absent. */
   readonly idempotencyTtlSeconds?: number;
   /** Checkpoint anchoring on an external ledger (CREDGATE_ANCHOR and its adapter's settings); none when absent. */
   readonly anchor?: AnchorConfig;
+  /** Witnesses asked to cosign each new head, and the quorum (CREDGATE_WITNESSES, CREDGATE_WITNESS_QUORUM). */
+  readonly witness?: WitnessConfig;
 }
 
 /** Raised for a bad environment; main prints its one-line message and exits non-zero. */
@@ -241,8 +249,11 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
       playground: boolSetting(env, 'CREDGATE_GRAPHQL_PLAYGROUND', true),
       introspection: boolSetting(env, 'CREDGATE_GRAPHQL_INTROSPECTION', true),
     }),
+    apiDocs: boolSetting(env, 'CREDGATE_API_DOCS', true),
     faces: Object.freeze(parseFaces(env)),
     canon: Object.freeze(parseCanon(env)),
+    // 2 ms costs a lone request little next to its ~4 ms commit, and lets a burst share one commit.
+    batch: Object.freeze({ windowMs: intIn(env, 'CREDGATE_BATCH_WINDOW_MS', 0, 1000, 2), max: intIn(env, 'CREDGATE_BATCH_MAX', 1, 10_000, 128) }),
     http: Object.freeze({
       headersTimeoutMs: intSetting(env, 'CREDGATE_HEADERS_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.headersTimeoutMs, 1000, 600_000),
       requestTimeoutMs: intSetting(env, 'CREDGATE_REQUEST_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.requestTimeoutMs, 1000, 3_600_000),
@@ -255,5 +266,6 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     idempotencyTtlSeconds: intSetting(env, 'CREDGATE_IDEMPOTENCY_TTL_SECONDS', DEFAULT_IDEMPOTENCY_TTL_SECONDS, 60, 30 * 86_400),
     fairness: parseFairness(env, dbTimeouts),
     anchor: Object.freeze(parseAnchor(env)),
+    witness: parseWitnesses(env),
   });
 }

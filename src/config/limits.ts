@@ -34,11 +34,16 @@ export interface DbTimeouts {
   readonly poolSize: number;
   readonly lockTimeoutMs: number;
   readonly statementTimeoutMs: number;
+  /**
+   * Opening a pooled connection, and the readiness probe's whole round trip: past it the request
+   * answers 503 instead of waiting on an unreachable server (the driver's default is forever).
+   */
+  readonly connectTimeoutMs: number;
 }
 
 export const RATE_LIMIT_DEFAULTS: RateLimitConfig = { windowSeconds: 60, perApiKey: 300, perCredential: 30, perIp: 600 };
 export const FAIRNESS_DEFAULTS: FairnessConfig = { writeConcurrency: 8, tenantWriteConcurrency: 3, tenantWriteQueue: 256, faceTenantShare: undefined };
-export const DB_TIMEOUT_DEFAULTS: DbTimeouts = { poolSize: 10, lockTimeoutMs: 5000, statementTimeoutMs: 30000 };
+export const DB_TIMEOUT_DEFAULTS: DbTimeouts = { poolSize: 10, lockTimeoutMs: 5000, statementTimeoutMs: 30000, connectTimeoutMs: 2000 };
 
 export function parseRateLimits(env: NodeJS.ProcessEnv): RateLimitConfig {
   const d = RATE_LIMIT_DEFAULTS;
@@ -56,6 +61,7 @@ export function parseDbTimeouts(env: NodeJS.ProcessEnv): DbTimeouts {
     poolSize: intSetting(env, 'CREDGATE_DB_POOL_SIZE', d.poolSize, 2, 1000),
     lockTimeoutMs: intSetting(env, 'CREDGATE_DB_LOCK_TIMEOUT_MS', d.lockTimeoutMs, 1, 600_000),
     statementTimeoutMs: intSetting(env, 'CREDGATE_DB_STATEMENT_TIMEOUT_MS', d.statementTimeoutMs, 1, 3_600_000),
+    connectTimeoutMs: intSetting(env, 'CREDGATE_DB_CONNECT_TIMEOUT_MS', d.connectTimeoutMs, 100, 600_000),
   });
 }
 

@@ -33,16 +33,29 @@ export class PgExecutor implements SqlExecutor {
 
   async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // Set when the connection itself failed: the pool then discards the client instead of reusing it.
+    let broken: Error | undefined;
+    // A checked-out client has no pool listener: a connection lost between two statements would be
+    // an unhandled 'error' event and end the process. The next statement reports it instead.
+    const onError = (e: Error): void => {
+      broken = e;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const out = await fn(new PgClientExecutor(client));
       await client.query('COMMIT');
       return out;
     } catch (e) {
-      await client.query('ROLLBACK');
+      // On a lost connection the ROLLBACK fails too (the server rolls back on its own); the first
+      // error says what happened, so it is the one thrown.
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+        broken = rollbackError instanceof Error ? rollbackError : new Error('ROLLBACK failed');
+      });
       throw e;
     } finally {
-      client.release();
+      client.off('error', onError);
+      client.release(broken);
     }
   }
 }

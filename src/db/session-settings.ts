@@ -7,6 +7,9 @@ import type { DbTimeouts } from '../config';
  * 55P03) instead of pinning a pooled connection for a minute; a statement running longer than
  * `statementTimeoutMs` is cancelled (57014). Both are mapped to 503 with Retry-After
  * (src/db/busy-errors.ts). A transaction left idle (a crashed request) is ended by the server.
+ * Opening a connection gives up after `connectTimeoutMs` (node-postgres waits forever by default,
+ * so an unreachable server would hang every request); TCP keep-alive lets the OS notice a peer
+ * that vanished without a FIN. Both failures are mapped to 503 as well.
  */
 export function sessionSettings(t: DbTimeouts): PoolConfig {
   return {
@@ -14,5 +17,7 @@ export function sessionSettings(t: DbTimeouts): PoolConfig {
     lock_timeout: t.lockTimeoutMs,
     statement_timeout: t.statementTimeoutMs,
     idle_in_transaction_session_timeout: Math.max(t.statementTimeoutMs, 60_000),
+    connectionTimeoutMillis: t.connectTimeoutMs,
+    keepAlive: true,
   };
 }

@@ -7,6 +7,7 @@ import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import { AppError, isAppError, isRetryLater, publicDetails } from '../errors';
 import type { IdempotencyService } from '../services/idempotency.service';
 import { graphqlIdempotency } from './idempotency';
+import { databaseBusyError } from '../db/busy-errors';
 import { authenticateFirst } from '../rest/middleware/authenticate-first';
 import { bodyParserError, jsonParser } from '../rest/middleware/body';
 import { type ByteBudget, uploadGuard } from '../rest/middleware/upload-guard';
@@ -118,7 +119,8 @@ function uploadError(err: unknown): AppError | undefined {
  * with the same codes REST uses, instead of falling through to the REST envelope or a 500.
  */
 function graphqlBodyErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
-  const e = isAppError(err) ? err : (bodyParserError(err) ?? uploadError(err));
+  // The key check before Apollo reads the database: an outage there is a 503 in GraphQL's shape too.
+  const e = isAppError(err) ? err : (bodyParserError(err) ?? uploadError(err) ?? databaseBusyError(err));
   if (!e || res.headersSent) return next(err);
   sendGraphqlError(res, e);
 }

@@ -29,6 +29,31 @@ export interface LedgerCheckpoint {
   readonly publicKey: string;
   /** ISO 8601 time the head was signed (not part of the signed note): reads never re-sign. */
   readonly signedAt: string;
+  /** Each configured witness and whether a verified cosignature of this head is in `note` (see src/witness). */
+  readonly witnesses: WitnessCosignature[];
+  /** Cosignatures of this head that verified under the configured witness keys. */
+  readonly witnessCosignatures: number;
+  /** How many are required (CREDGATE_WITNESS_QUORUM); 0 when no witnesses are configured. */
+  readonly witnessQuorum: number;
+}
+
+/** The witness fields of a head as the log itself stores it: the witnessing layer fills them in. */
+export const unwitnessed = (): Pick<LedgerCheckpoint, 'witnesses' | 'witnessCosignatures' | 'witnessQuorum'> => ({ witnesses: [], witnessCosignatures: 0, witnessQuorum: 0 });
+
+/** One configured witness's standing on a served head. */
+export interface WitnessCosignature {
+  /** The witness key name. */
+  readonly name: string;
+  /** C2SP verifier key `<name>+<keyid>+<base64(0x04||pubkey)>`. */
+  readonly verifierKey: string;
+  /** A cosignature of this head verified under the witness key (its line is in the note). */
+  readonly cosigned: boolean;
+  /** ISO 8601 time in that cosignature, or null. */
+  readonly cosignedAt: string | null;
+  /** The largest size the witness is known to have cosigned, or null before it ever answered. */
+  readonly witnessedSize: number | null;
+  /** Why the last request to it failed (a stuck or refusing witness), or null. */
+  readonly lastError: string | null;
 }
 
 export interface FoundEntry {
@@ -45,18 +70,36 @@ export interface FoundEntry {
  * behind this port later.
  */
 export interface Ledger {
-  /** Appends inside the caller's transaction, serialised by a row lock on the log head. */
+  /**
+   * Appends inside the caller's transaction, serialised by a row lock on the log. The caller must
+   * call `settle(logId)` after its commit, so the new leaf is covered by a stored signed head.
+   */
   appendInTransaction(tx: Prisma.TransactionClient, logId: string, entry: LedgerEntry): Promise<AppendResult>;
+  /**
+   * Appends several entries inside the caller's transaction: one lock of the log row, multi-row
+   * inserts, one size update. Results in the order of `entries` (idempotent per entry hash, within
+   * the batch too). Settle after the commit, as for `appendInTransaction`.
+   */
+  appendBatch(tx: Prisma.TransactionClient, logId: string, entries: readonly LedgerEntry[]): Promise<AppendResult[]>;
+  /** Appends in its own transaction and settles the log's head before answering. */
   append(logId: string, entry: LedgerEntry): Promise<AppendResult>;
   findEntry(logId: string, entryHash: Uint8Array): Promise<FoundEntry | null>;
   /**
-   * The stored signed head; when the log grew beyond it (or was never signed), a new head is
-   * signed first, after a consistency check against the stored one (see `LogHeads.advance`).
-   * Signing takes the log's row lock: do not call it inside a transaction that appended to the
-   * same log and is still open (it would wait on that transaction's own lock).
+   * The latest stored signed head. Never signs. `minSize`: the caller needs a head of at least
+   * that size (it found a leaf at index minSize - 1); a log whose stored head is smaller (a crash
+   * between a commit and its head) answers SERVICE_UNAVAILABLE while a background step repairs it.
    */
-  checkpoint(logId: string): Promise<LedgerCheckpoint>;
-  /** The stored signed tree heads: `latest` never signs, `advance` signs on growth only. */
+  checkpoint(logId: string, minSize?: number): Promise<LedgerCheckpoint>;
+  /**
+   * Writers only, after their commit: signs and stores a head covering the whole log (checked for
+   * consistency with the stored one; no-op when it already covers it). The one place heads are stored.
+   */
+  settle(logId: string): Promise<LedgerCheckpoint>;
+  /** Start-up repair: settles every log that grew beyond its stored head. Returns how many it tried. */
+  settleAll(): Promise<number>;
+  /** Waits for background head repairs (shutdown, before the database closes). */
+  close(): Promise<void>;
+  /** The stored signed tree heads: `latest` never signs, `advance` signs on growth only (writers call it through `settle`). */
   readonly heads: LogHeads;
   /** base64 hashes; throws NOT_FOUND for an unknown log, INVALID_INPUT for index >= treeSize or treeSize beyond the head. */
   inclusionProof(logId: string, leafIndex: number, treeSize: number): Promise<string[]>;

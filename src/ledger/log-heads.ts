@@ -17,7 +17,7 @@ import {
 import type { Clock } from '../domain/ports';
 import type { Prisma, PrismaClient } from '../db/database';
 import type { Logger } from '../logging/logger';
-import type { LedgerCheckpoint } from './ledger.port';
+import { type LedgerCheckpoint, unwitnessed } from './ledger.port';
 import { parseLedgerId } from './log-id';
 import { PgNodeReader } from './pg-node-reader';
 
@@ -29,7 +29,8 @@ export interface LogHeads {
    * Signs and stores a new head when the log grew beyond the stored one, after checking that the
    * grown tree is consistent with it (and that every node written since matches its leaves);
    * otherwise returns the stored head. Refuses (INTERNAL, logged at error level) a fork or a
-   * log smaller than its signed head. Appenders call it after a batch; reads call it lazily.
+   * log smaller than its signed head. Only writers call it (through `HeadKeeper.settle`): after
+   * each batch, and to repair a log left beyond its head (start-up, or a lag a read noticed).
    */
   advance(logId: string): Promise<LedgerCheckpoint>;
 }
@@ -39,6 +40,8 @@ export interface LogHeadOptions {
   readonly origin: string;
   readonly clock: Clock;
   readonly logger?: Logger;
+  /** Called after `advance` with the stored head (new or not); must return at once (witness cosigning). */
+  readonly onSigned?: (head: LedgerCheckpoint) => void;
 }
 
 interface HeadRow {
@@ -62,6 +65,7 @@ export class PgLogHeads implements LogHeads {
   private readonly origin: string;
   private readonly clock: Clock;
   private readonly logger: Logger | undefined;
+  private readonly onSigned: ((head: LedgerCheckpoint) => void) | undefined;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -70,6 +74,7 @@ export class PgLogHeads implements LogHeads {
     this.origin = options.origin;
     this.clock = options.clock;
     this.logger = options.logger;
+    this.onSigned = options.onSigned;
     this.#signer = { name: options.origin, seed: Uint8Array.from(options.seed) };
     const publicKey = publicKeyOf(this.#signer.seed);
     this.#publicKey = bytesToBase64(publicKey);
@@ -77,32 +82,23 @@ export class PgLogHeads implements LogHeads {
   }
 
   async latest(logId: string): Promise<LedgerCheckpoint | null> {
-    const logSeq = parseLedgerId(logId);
-    const rows = await this.prisma.$queryRaw<{ found: number; tree_size: number | null; root_hash: Uint8Array | null; note: string | null; signed_at: Date | null }[]>`
-      SELECT 1 AS found, h.tree_size, h.root_hash, h.note, h.signed_at
-      FROM ledger_logs g LEFT JOIN ledger_heads h ON h.log_seq = g.seq WHERE g.seq = ${logSeq}`;
-    const row = rows[0];
-    if (!row) throw new AppError('NOT_FOUND', 'ledger log not found');
-    if (row.tree_size === null) return null;
-    return this.toCheckpoint(logId, { treeSize: Number(row.tree_size), rootHash: row.root_hash!, note: row.note!, signedAt: row.signed_at! });
+    return (await this.stored(logId)).head;
   }
 
   /**
-   * The stored head when it covers the whole log (one query, no signature); a new head when the
-   * log grew. The size and the head come from one statement, so a concurrent append cannot make
-   * the stored head look larger than the log.
+   * The stored head and the committed size of the log, from one statement (so a concurrent
+   * append cannot make the head look larger than the log). Never signs. NOT_FOUND for an unknown log.
    */
-  async current(logId: string): Promise<LedgerCheckpoint> {
+  async stored(logId: string): Promise<{ size: number; head: LedgerCheckpoint | null }> {
     const logSeq = parseLedgerId(logId);
     const rows = await this.prisma.$queryRaw<{ size: number; tree_size: number | null; root_hash: Uint8Array | null; note: string | null; signed_at: Date | null }[]>`
       SELECT g.tree_size AS size, h.tree_size, h.root_hash, h.note, h.signed_at
       FROM ledger_logs g LEFT JOIN ledger_heads h ON h.log_seq = g.seq WHERE g.seq = ${logSeq}`;
     const row = rows[0];
     if (!row) throw new AppError('NOT_FOUND', 'ledger log not found');
-    if (row.tree_size !== null && Number(row.tree_size) === Number(row.size)) {
-      return this.toCheckpoint(logId, { treeSize: Number(row.tree_size), rootHash: row.root_hash!, note: row.note!, signedAt: row.signed_at! });
-    }
-    return this.advance(logId);
+    const size = Number(row.size);
+    if (row.tree_size === null) return { size, head: null };
+    return { size, head: this.toCheckpoint(logId, { treeSize: Number(row.tree_size), rootHash: row.root_hash!, note: row.note!, signedAt: row.signed_at! }) };
   }
 
   async advance(logId: string): Promise<LedgerCheckpoint> {
@@ -139,7 +135,9 @@ export class PgLogHeads implements LogHeads {
         ? tx.ledgerHead.update({ where: { logSeq }, data })
         : tx.ledgerHead.create({ data: { logSeq, ...data } });
     }, ADVANCE_TX);
-    return this.toCheckpoint(logId, head);
+    const checkpoint = this.toCheckpoint(logId, head);
+    this.onSigned?.(checkpoint);
+    return checkpoint;
   }
 
   /**
@@ -186,6 +184,7 @@ export class PgLogHeads implements LogHeads {
       verifierKey: this.#verifierKey,
       publicKey: this.#publicKey,
       signedAt: head.signedAt.toISOString(),
+      ...unwitnessed(),
     };
   }
 }

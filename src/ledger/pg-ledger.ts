@@ -1,11 +1,13 @@
 import { AppError, invalidInput } from '../errors';
 import { bytesToBase64 } from '../domain/encoding';
-import { appendLeaf, consistencyProof, inclusionProof, isValidKeyName, leafHash } from '../domain/merkle';
+import { consistencyProof, inclusionProof, isValidKeyName } from '../domain/merkle';
 import { type Clock, systemClock } from '../domain/ports';
 import type { Prisma, PrismaClient } from '../db/database';
 import type { Logger } from '../logging/logger';
 import type { AppendResult, FoundEntry, Ledger, LedgerCheckpoint, LedgerEntry } from './ledger.port';
-import { PgLogHeads } from './log-heads';
+import { appendEntries, checkEntryHash, logNotFound } from './batch-append';
+import { HeadKeeper } from './head-keeper';
+import { type LogHeadOptions, PgLogHeads } from './log-heads';
 import { parseLedgerId } from './log-id';
 import { PgNodeReader } from './pg-node-reader';
 
@@ -21,40 +23,20 @@ export interface LedgerOptions {
   readonly clock?: Clock;
   /** Receives the error-level line when a log fails its integrity check. */
   readonly logger?: Logger;
+  /** Told of every stored head after `advance` (witness cosigning); must not block. */
+  readonly onSigned?: LogHeadOptions['onSigned'];
 }
 
 /** Most leaf hashes one `leafHashes` call returns. */
 export const MAX_LEAF_RANGE = 10_000;
-/** tree_size and the leaf/node indices are INTEGER columns. */
-const MAX_LOG_SIZE = 2 ** 31 - 1;
-const MAX_KIND = 100;
-const MAX_REF = 2048;
 /**
  * Appends to one log queue on its row lock while holding a pooled connection, so a burst of
  * appends needs longer than Prisma's defaults (2 s to start, 5 s to finish).
  */
 const APPEND_TX = { maxWait: 15_000, timeout: 30_000 } as const;
 
-const logNotFound = (): AppError => new AppError('NOT_FOUND', 'ledger log not found');
-
 function checkCount(field: string, n: number): void {
   if (!Number.isSafeInteger(n) || n < 0) throw invalidInput(`${field} must be a non-negative integer`, [{ field, message: 'non-negative integer' }]);
-}
-
-function checkEntryHash(entryHash: Uint8Array): Uint8Array<ArrayBuffer> {
-  if (!(entryHash instanceof Uint8Array) || entryHash.length !== 32) {
-    throw invalidInput('entryHash must be exactly 32 bytes', [{ field: 'entryHash', message: '32 bytes' }]);
-  }
-  return Uint8Array.from(entryHash);
-}
-
-function checkEntry(entry: LedgerEntry): void {
-  if (typeof entry.kind !== 'string' || entry.kind === '' || entry.kind.length > MAX_KIND) {
-    throw invalidInput(`entry kind must be a non-empty string of at most ${MAX_KIND} characters`);
-  }
-  if (typeof entry.ref !== 'string' || entry.ref.length > MAX_REF) {
-    throw invalidInput(`entry ref must be a string of at most ${MAX_REF} characters`);
-  }
 }
 
 /**
@@ -66,13 +48,15 @@ function checkEntry(entry: LedgerEntry): void {
  *
  * Stored hashes are served as stored, never "repaired": a tampered row shows up as a root or a
  * proof that no longer matches a checkpoint signed earlier, which is what clients verify against.
- * Checkpoints are the stored signed heads (`PgLogHeads`): a read never signs over whatever the
- * database holds; a larger head is signed only after a consistency check against the stored one.
+ * Checkpoints are the stored signed heads (`PgLogHeads`), stored by writers after their commit
+ * (`settle`) and only read by readers (`HeadKeeper`): a read never signs; a larger head is signed
+ * only after a consistency check against the stored one.
  * The rows themselves are append-only in the database (migration 20261123040001 triggers).
  */
 export class PgLedger implements Ledger {
   /** Holds the signing key (in an ES-private field): the only signer of checkpoints. */
   readonly heads: PgLogHeads;
+  private readonly keeper: HeadKeeper;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -85,36 +69,25 @@ export class PgLedger implements Ledger {
       origin: options.origin,
       clock: options.clock ?? systemClock,
       ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.onSigned ? { onSigned: options.onSigned } : {}),
     });
+    this.keeper = new HeadKeeper(this.heads, prisma, options.logger);
   }
 
   async appendInTransaction(tx: Prisma.TransactionClient, logId: string, entry: LedgerEntry): Promise<AppendResult> {
-    const logSeq = parseLedgerId(logId);
-    const entryHash = checkEntryHash(entry.entryHash);
-    checkEntry(entry);
-    // The row lock serialises appends to one log (across connections and caller transactions).
-    const heads = await tx.$queryRaw<{ tree_size: number }[]>`SELECT tree_size FROM ledger_logs WHERE seq = ${logSeq} FOR UPDATE`;
-    const head = heads[0];
-    if (!head) throw logNotFound();
-    const size = Number(head.tree_size);
+    const [result] = await appendEntries(tx, parseLedgerId(logId), [entry]);
+    return result!;
+  }
 
-    const existing = await tx.ledgerLeaf.findUnique({ where: { logSeq_entryHash: { logSeq, entryHash } }, select: { index: true } });
-    if (existing) return { leafIndex: existing.index, created: false };
-    if (size >= MAX_LOG_SIZE) throw new AppError('CONFLICT', 'ledger log is full');
-
-    const leaf = leafHash(entryHash);
-    const nodes = await appendLeaf(size, leaf, new PgNodeReader(tx, logSeq));
-    await tx.ledgerLeaf.create({ data: { logSeq, index: size, entryHash, leafHash: Uint8Array.from(leaf), kind: entry.kind, ref: entry.ref } });
-    await tx.ledgerNode.createMany({
-      data: nodes.map((n) => ({ logSeq, level: n.level, index: n.index, hash: Uint8Array.from(n.hash) })),
-    });
-    await tx.ledgerLog.update({ where: { seq: logSeq }, data: { treeSize: size + 1 } });
-    return { leafIndex: size, created: true };
+  appendBatch(tx: Prisma.TransactionClient, logId: string, entries: readonly LedgerEntry[]): Promise<AppendResult[]> {
+    return appendEntries(tx, parseLedgerId(logId), entries);
   }
 
   async append(logId: string, entry: LedgerEntry): Promise<AppendResult> {
     parseLedgerId(logId);
-    return this.prisma.$transaction((tx) => this.appendInTransaction(tx, logId, entry), APPEND_TX);
+    const result = await this.prisma.$transaction((tx) => this.appendInTransaction(tx, logId, entry), APPEND_TX);
+    await this.settle(logId);
+    return result;
   }
 
   async findEntry(logId: string, entryHash: Uint8Array): Promise<FoundEntry | null> {
@@ -131,8 +104,20 @@ export class PgLedger implements Ledger {
     return { leafIndex: row.index, kind: row.kind, ref: row.ref, leafHash: bytesToBase64(row.leafHash) };
   }
 
-  checkpoint(logId: string): Promise<LedgerCheckpoint> {
-    return this.heads.current(logId);
+  checkpoint(logId: string, minSize?: number): Promise<LedgerCheckpoint> {
+    return this.keeper.read(logId, minSize);
+  }
+
+  settle(logId: string): Promise<LedgerCheckpoint> {
+    return this.keeper.settle(logId);
+  }
+
+  settleAll(): Promise<number> {
+    return this.keeper.settleAll();
+  }
+
+  close(): Promise<void> {
+    return this.keeper.idle();
   }
 
   async inclusionProof(logId: string, leafIndex: number, treeSize: number): Promise<string[]> {

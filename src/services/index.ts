@@ -115,7 +115,7 @@ export function createServices(d: ServiceDeps): Services {
     keys: new KeysService(d.custody),
     dids,
     users: new UsersService(dids),
-    health: new HealthService(d.sql),
+    health: new HealthService(d.sql, d.config.dbTimeouts.connectTimeoutMs),
     issuerDids,
     schemas,
     credentials,

@@ -96,7 +96,8 @@ export class LedgerService {
 
   /** treeSize defaults to the current head, so the proof verifies against `checkpoint.rootHash`. */
   async inclusionProof(_actor: Actor, logId: string, leafIndex: number, treeSize?: number | null): Promise<LedgerInclusion> {
-    const checkpoint = await this.ledger.checkpoint(logId);
+    // A size the caller learned elsewhere (another instance) must not be refused by a cached head.
+    const checkpoint = await this.ledger.checkpoint(logId, Math.max(typeof treeSize === 'number' ? treeSize : 0, 0));
     const size = treeSize ?? checkpoint.treeSize;
     beyondHead('treeSize', size, checkpoint);
     const proof = await this.ledger.inclusionProof(logId, leafIndex, size);
@@ -106,7 +107,7 @@ export class LedgerService {
 
   /** `to` defaults to the current head, so the proof ends at `checkpoint.rootHash`. */
   async consistencyProof(_actor: Actor, logId: string, from: number, to?: number | null): Promise<LedgerConsistency> {
-    const checkpoint = await this.ledger.checkpoint(logId);
+    const checkpoint = await this.ledger.checkpoint(logId, Math.max(typeof to === 'number' ? to : 0, 0));
     const toSize = to ?? checkpoint.treeSize;
     beyondHead('to', toSize, checkpoint);
     const proof = await this.ledger.consistencyProof(logId, from, toSize);
@@ -121,8 +122,9 @@ export class LedgerService {
     const entryHash = hexToBytes(entryHashHex, 'entryHash');
     const found = await this.ledger.findEntry(logId, entryHash);
     if (!found) throw notFound('ledger entry');
-    // Read after the entry was found, so the head already includes it.
-    const checkpoint = await this.ledger.checkpoint(logId);
+    // A head that includes the entry (found before, so a stored head covering it exists unless a
+    // crash left the log beyond its head: then 503 while it is repaired).
+    const checkpoint = await this.ledger.checkpoint(logId, found.leafIndex + 1);
     const proof = await this.ledger.inclusionProof(logId, found.leafIndex, checkpoint.treeSize);
     // The service never calls an entry anchored unless its own proof verifies against the signed
     // head from the hash the caller asked for: a leaf row rewritten in the database fails here.

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { Config } from '../../src/config';
+import { DB_TIMEOUT_DEFAULTS } from '../../src/config/limits';
 import { CredgateGraphQLError } from '../../src/sdk';
 import { type TestServer, startTestServer } from '../support/harness';
 import { request } from '../support/http';
@@ -158,7 +159,7 @@ describe('lock timeouts (PostgreSQL)', () => {
   let holder: Client;
   beforeAll(async () => {
     const db = await createTestDatabase('postgres');
-    server = await startTestServer({ db, env: { dbTimeouts: { poolSize: 10, lockTimeoutMs: 300, statementTimeoutMs: 30_000 } } });
+    server = await startTestServer({ db, env: { dbTimeouts: { ...DB_TIMEOUT_DEFAULTS, lockTimeoutMs: 300 } } });
     holder = new Client({ connectionString: (db.config as { url: string }).url });
     await holder.connect();
   });

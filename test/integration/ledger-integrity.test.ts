@@ -53,6 +53,8 @@ async function newTenant(): Promise<string> {
 
 async function newLog(owner = tenantId): Promise<{ logId: string; seq: string }> {
   const log = await db.prisma.ledgerLog.create({ data: { tenantId: owner, kind: 'test' } });
+  // As the DID repository does for the logs it creates: the writer stores the first head.
+  await ledger.settle(formatLedgerId(log.seq));
   return { logId: formatLedgerId(log.seq), seq: String(log.seq) };
 }
 
@@ -142,10 +144,10 @@ describe('ledger rows are append-only in the database', () => {
 });
 
 describe('the signed tree head is stored; reads serve it and never sign', () => {
-  test('with the clock moving, repeated reads return the same stored head; only growth signs a new one', async () => {
+  test('with the clock moving, repeated reads return the same stored head; only growth (the writer) signs a new one', async () => {
     const { logId } = await newLog();
-    await fill(logId, 'sth', 0, 4);
     now = new Date('2026-11-23T04:00:01.000Z');
+    await fill(logId, 'sth', 0, 4);
     const first = await ledger.checkpoint(logId);
     expect(first).toMatchObject({ treeSize: 4, signedAt: '2026-11-23T04:00:01.000Z' });
     now = new Date('2026-11-23T05:00:00.000Z');
@@ -175,10 +177,12 @@ describe('a superuser who disables the triggers cannot get a fork signed', () =>
     // ... but a read does not sign it: the stored head comes back, byte for byte.
     expect(await ledger.checkpoint(logId)).toEqual(signed);
 
-    // Growth makes the log sign a larger head, which needs consistency with the stored one.
-    await fill(logId, 'fork', 8, 9);
-    await expect(ledger.checkpoint(logId)).rejects.toMatchObject({ code: 'INTERNAL', message: expect.stringMatching(/not consistent with the signed head/) });
-    await expect(ledger.checkpoint(logId)).rejects.toMatchObject({ code: 'INTERNAL' });
+    // Growth makes the writer sign a larger head, which needs consistency with the stored one: the
+    // append commits, but its head is refused, so the append is not reported as done.
+    await expect(fill(logId, 'fork', 8, 9)).rejects.toMatchObject({ code: 'INTERNAL', message: expect.stringMatching(/not consistent with the signed head/) });
+    await expect(ledger.settle(logId)).rejects.toMatchObject({ code: 'INTERNAL' });
+    // Reads still serve the honest head; they never sign (and never fail for the forgery).
+    expect(await ledger.checkpoint(logId)).toEqual(signed);
     expect(logs.text()).toMatch(new RegExp(`"level":50.*"logId":"${logId.replace(/\./g, '\\.')}".*refusing to sign`));
     // Nothing was signed over the forged tree: the stored head is still the honest one.
     const heads = await db.sql.query<{ tree_size: number; root_hash: Buffer }>('SELECT tree_size, root_hash FROM ledger_heads WHERE log_seq = $1', [seq]);
@@ -198,9 +202,8 @@ describe('a superuser who disables the triggers cannot get a fork signed', () =>
     });
     // A different sixth entry takes the freed index: same size as the signed head, different tree.
     await fill(logId, 'rewind-other', 5, 6);
-    await fill(logId, 'rewind', 6, 7);
-    await expect(ledger.checkpoint(logId)).rejects.toMatchObject({ code: 'INTERNAL' });
+    await expect(fill(logId, 'rewind', 6, 7)).rejects.toMatchObject({ code: 'INTERNAL' });
     await asSuperuserWithoutTriggers((tx) => tx.query('UPDATE ledger_logs SET tree_size = 4 WHERE seq = $1', [seq]));
-    await expect(ledger.checkpoint(logId)).rejects.toMatchObject({ code: 'INTERNAL', message: expect.stringMatching(/smaller than its signed head/) });
+    await expect(ledger.settle(logId)).rejects.toMatchObject({ code: 'INTERNAL', message: expect.stringMatching(/smaller than its signed head/) });
   });
 });

@@ -49,6 +49,8 @@ const entry = (tag: string, i: number) => ({ entryHash: sha(`${tag}/${i}`), kind
 
 async function newLog(): Promise<string> {
   const log = await db.prisma.ledgerLog.create({ data: { tenantId, kind: 'test' } });
+  // As the DID repository does for the logs it creates: the writer stores the first head.
+  await ledger.settle(formatLedgerId(log.seq));
   return formatLedgerId(log.seq);
 }
 

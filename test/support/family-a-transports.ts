@@ -1,4 +1,4 @@
-import type { TestServer } from './harness';
+import type { Endpoint } from './harness';
 import { request, type HttpResponse } from './http';
 import { type Outcome, gqlOutcome } from './transports';
 
@@ -110,7 +110,7 @@ function envelope<T>(res: HttpResponse, status: number, message?: string): Outco
 
 const strip = <T extends Record<string, unknown>>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
-export function restFamilyA(server: TestServer, prefix: '' | '/api'): FamilyATransport {
+export function restFamilyA(server: Endpoint, prefix: '' | '/api'): FamilyATransport {
   const call = (method: string, path: string, key: string, headers: Record<string, string> = {}, body?: unknown) =>
     request(server.baseUrl, method, prefix + path, { headers: { 'X-API-Key': key, ...headers }, ...(body !== undefined ? { body } : {}) });
   const holderHeaders = (h: HolderHeaders) => ({ did: h.did, publicKey: h.publicKey, userSignature: h.userSignature });
@@ -177,7 +177,7 @@ export function restFamilyA(server: TestServer, prefix: '' | '/api'): FamilyATra
 }
 
 
-export function graphqlFamilyA(server: TestServer): FamilyATransport {
+export function graphqlFamilyA(server: Endpoint): FamilyATransport {
   const sdk = (key: string) => server.sdk(key);
   const toIssued = (p: { verifiableCredential: Record<string, unknown>; userSignature: string; cryptograph?: string | null; cryptographPng?: string | null }): Issued => ({
     verifiableCredential: p.verifiableCredential as Record<string, any>,

@@ -1,4 +1,4 @@
-import type { TestServer } from './harness';
+import type { Endpoint } from './harness';
 import { request, type HttpResponse } from './http';
 import { CredgateGraphQLError } from '../../src/sdk';
 import { type Outcome, gqlOutcome } from './transports';
@@ -78,7 +78,7 @@ function familyB<T>(res: HttpResponse, okStatus = 200): FbOutcome<T> {
   return { ok: true, data: res.json as T };
 }
 
-export function restFamilyB(server: TestServer): FamilyBTransport {
+export function restFamilyB(server: Endpoint): FamilyBTransport {
   const call = (method: string, path: string, key: string, body?: unknown) =>
     request(server.baseUrl, method, path, { headers: { 'x-api-key': key }, ...(body !== undefined ? { body } : {}) });
   return {
@@ -159,7 +159,7 @@ function fromGraphqlTemplate(t: Json): TemplateDoc {
   return { _id: recordId, __v: version, ...rest } as TemplateDoc;
 }
 
-export function graphqlFamilyB(server: TestServer): FamilyBTransport {
+export function graphqlFamilyB(server: Endpoint): FamilyBTransport {
   const sdk = (key: string) => server.sdk(key) as any;
   return {
     name: 'GraphQL',

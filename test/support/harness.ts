@@ -41,6 +41,14 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+/** What the transports need of a server: its URL and an SDK client (in-process or a child process). */
+export type Endpoint = Pick<TestServer, 'baseUrl' | 'sdk'>;
+
+/** An Endpoint for a service reached only over HTTP (e.g. `node dist/main.js` in a child process). */
+export function endpointAt(baseUrl: string): Endpoint {
+  return { baseUrl, sdk: (apiKey) => createCredgateClient({ url: `${baseUrl}/graphql`, ...(apiKey ? { apiKey } : {}) }) };
+}
+
 export interface StartOptions {
   readonly db?: TestDatabase;
   readonly clock?: Clock;
@@ -64,6 +72,7 @@ export function testConfig(db: TestDatabase, overrides: Partial<Config> = {}, ma
     jsonMaxDepth: 64,
     graphql: DEFAULT_GRAPHQL_LIMITS,
     graphqlUi: { playground: true, introspection: true },
+    apiDocs: true,
     http: DEFAULT_HTTP_LIMITS,
     faces: { threshold: 0.6, maxImageBytes: 8 * 1024 * 1024, workers: 1 },
     // A generous deadline: the test machine is shared, and the budget tests set their own.
@@ -73,6 +82,7 @@ export function testConfig(db: TestDatabase, overrides: Partial<Config> = {}, ma
     rateLimits: { windowSeconds: 60, perApiKey: 1_000_000, perCredential: 1_000_000, perIp: 1_000_000 },
     fairness: FAIRNESS_DEFAULTS,
     dbTimeouts: DB_TIMEOUT_DEFAULTS,
+    batch: { windowMs: 2, max: 128 },
     ...overrides,
   });
 }
@@ -103,7 +113,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     async apiKey(tenant, scopes) {
       return (await app.services.auth.createApiKey({ tenant, scopes })).key;
     },
-    sdk: (apiKey) => createCredgateClient({ url: `${baseUrl}/graphql`, ...(apiKey ? { apiKey } : {}) }),
+    sdk: endpointAt(baseUrl).sdk,
     close,
     async stop() {
       await close();

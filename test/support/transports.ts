@@ -1,6 +1,6 @@
 import { ERROR_STATUS, type ErrorCode } from '../../src/errors';
 import { CredgateGraphQLError, type DidRecordDocumentFieldsFragment } from '../../src/sdk';
-import type { TestServer } from './harness';
+import type { Endpoint, TestServer } from './harness';
 import { request, type HttpResponse } from './http';
 
 /**
@@ -71,7 +71,7 @@ function familyB<T>(res: HttpResponse): Outcome<T> {
   return { ok: true, data: res.json as T };
 }
 
-export function restTransport(server: TestServer, familyAPrefix: '' | '/api'): Transport {
+export function restTransport(server: Endpoint, familyAPrefix: '' | '/api'): Transport {
   const call = (method: string, path: string, key?: string, headers: Record<string, string> = {}, body?: unknown) =>
     request(server.baseUrl, method, path, { headers: { ...keyHeader(key), ...headers }, ...(body !== undefined ? { body } : {}) });
   return {
@@ -149,7 +149,7 @@ function fromGraphql(d: DidRecordDocumentFieldsFragment): DidRecordDoc {
 const strip = <T extends object>(o: T): T =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as T;
 
-export function graphqlTransport(server: TestServer): Transport {
+export function graphqlTransport(server: Endpoint): Transport {
   return {
     name: 'GraphQL',
     generateKeypair: (key) => gqlOutcome(async () => (await server.sdk(key).generateKeypair()).generateKeypair),

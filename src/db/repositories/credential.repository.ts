@@ -4,6 +4,7 @@ import { markSlot, pickFreeSlot } from '../../domain/status-list';
 import type { AnchorRequest, FamilyBCredentialRecord, StatusListRecord } from '../../domain/ports';
 import type { Ledger } from '../../ledger/ledger.port';
 import type { Prisma, PrismaClient } from '../database';
+import { type SequencerOptions, type SequencerStats, type Settled, Sequencer } from '../../ledger/sequencer';
 import { isUniqueViolation } from '../prisma-errors';
 
 /** 16 KiB: the W3C minimum, so a list does not reveal how few credentials an issuer has. */
@@ -37,12 +38,49 @@ export interface BuiltCredential {
   readonly anchor: AnchorRequest;
 }
 
-/** Family B credentials and the issuers' status lists. */
+export interface IssueInput {
+  readonly tenantId: string;
+  readonly templateId: string;
+  readonly issuerDidId: string;
+  readonly statusListId: string;
+}
+type IssueItem = IssueInput & { readonly build: (statusIndex: number) => BuiltCredential };
+
+export interface RevokeInput {
+  readonly tenantId: string;
+  readonly id: string;
+  /** The credential's list: revocations are batched per list. */
+  readonly statusListId: string;
+  readonly at: Date;
+}
+type RevokeItem = RevokeInput & { readonly anchor: (record: FamilyBCredentialRecord) => AnchorRequest };
+
+/** Appends each log's entries in one batch (a batch of one status list normally has one log). Returns the logs touched. */
+async function appendByLog(tx: Prisma.TransactionClient, ledger: Ledger, anchors: readonly AnchorRequest[]): Promise<string[]> {
+  const byLog = new Map<string, AnchorRequest[]>();
+  for (const a of anchors) byLog.set(a.logId, [...(byLog.get(a.logId) ?? []), a]);
+  // Sorted, so two batches touching the same logs lock them in the same order.
+  const logs = [...byLog.keys()].sort();
+  for (const logId of logs) await ledger.appendBatch(tx, logId, byLog.get(logId)!);
+  return logs;
+}
+
+/**
+ * Family B credentials and the issuers' status lists. Issuances and revocations go through a
+ * per-status-list sequencer: concurrent requests of one issuer share one transaction.
+ */
 export class PrismaCredentialRepository {
+  private readonly issuing: Sequencer<IssueItem, FamilyBCredentialRecord>;
+  private readonly revoking: Sequencer<RevokeItem, FamilyBCredentialRecord | null>;
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly ledger: Ledger,
-  ) {}
+    batch: SequencerOptions = { windowMs: 2, max: 128 },
+  ) {
+    this.issuing = new Sequencer((key, items) => this.issueBatch(key, items), batch);
+    this.revoking = new Sequencer((key, items) => this.revokeBatch(key, items), batch);
+  }
 
   /** The issuer's revocation list, created empty on first use (race-safe on the unique issuer). */
   async ensureStatusList(tenantId: string, issuerDidId: string): Promise<string> {
@@ -61,38 +99,74 @@ export class PrismaCredentialRepository {
   }
 
   /**
-   * One transaction: draw a free status-list slot at random (row lock), build and sign the
-   * credential for it, store it, and anchor its hash in the issuer's credential log.
+   * Issues one credential: queued with the other issuances of the same status list (the same
+   * issuer, so the same credential log) and committed in one batch (see `issueBatch`). Resolves
+   * once the batch committed and the log's signed head covering it is stored.
    *
    * @throws AppError CONFLICT when every slot of the issuer's list is taken.
    */
-  async issue(input: { tenantId: string; templateId: string; issuerDidId: string; statusListId: string }, build: (statusIndex: number) => BuiltCredential): Promise<FamilyBCredentialRecord> {
-    return this.prisma.$transaction(async (tx) => {
-      const [slot] = await tx.$queryRaw<{ next_index: number; allocated: Uint8Array }[]>`SELECT next_index, allocated FROM status_lists WHERE id = ${input.statusListId}::uuid FOR UPDATE`;
+  issue(input: IssueInput, build: (statusIndex: number) => BuiltCredential): Promise<FamilyBCredentialRecord> {
+    return this.issuing.submit(input.statusListId, { ...input, build });
+  }
+
+  /**
+   * One transaction for a batch of one status list: lock the list row once, draw a free slot at
+   * random for each credential, build and sign each for its slot, insert them in one statement,
+   * anchor their hashes in the issuer's log in one append, and update the list once. A credential
+   * that cannot be built (or finds the list full) fails alone; the others commit.
+   */
+  private async issueBatch(statusListId: string, items: readonly IssueItem[]): Promise<Settled<FamilyBCredentialRecord>[]> {
+    const outcome = await this.prisma.$transaction(async (tx) => {
+      const [slot] = await tx.$queryRaw<{ next_index: number; allocated: Uint8Array }[]>`SELECT next_index, allocated FROM status_lists WHERE id = ${statusListId}::uuid FOR UPDATE`;
       if (!slot) throw new Error('status list vanished');
-      const index = slot.next_index >= slot.allocated.length * 8 ? null : pickFreeSlot(slot.allocated);
-      if (index === null) throw new AppError('CONFLICT', `the issuer's status list is full (${slot.allocated.length * 8} credentials): issue from another issuer DID`);
-      // nextIndex counts the slots handed out; `version` (the public bits) does not move on issuance.
-      await tx.statusList.update({ where: { id: input.statusListId }, data: { nextIndex: { increment: 1 }, allocated: Buffer.from(markSlot(slot.allocated, index)) } });
-      const built = build(index);
-      const row = await tx.credential.create({
-        data: {
+      let allocated: Uint8Array = slot.allocated;
+      let taken = slot.next_index;
+      const results: Settled<FamilyBCredentialRecord>[] = [];
+      const rows: FamilyBCredentialRecord[] = [];
+      const anchors: AnchorRequest[] = [];
+      for (const item of items) {
+        const index = taken >= allocated.length * 8 ? null : pickFreeSlot(allocated);
+        if (index === null) {
+          results.push({ error: new AppError('CONFLICT', `the issuer's status list is full (${allocated.length * 8} credentials): issue from another issuer DID`) });
+          continue;
+        }
+        let built: BuiltCredential;
+        try {
+          built = item.build(index);
+        } catch (error) {
+          results.push({ error });
+          continue;
+        }
+        allocated = markSlot(allocated, index);
+        taken++;
+        const record: FamilyBCredentialRecord = {
           id: built.id,
-          tenantId: input.tenantId,
-          templateId: input.templateId,
-          issuerDidId: input.issuerDidId,
+          tenantId: item.tenantId,
+          templateId: item.templateId,
+          issuerDidId: item.issuerDidId,
           holder: built.holder,
-          document: built.document as Prisma.InputJsonObject,
+          document: built.document,
           credentialHash: Buffer.from(built.credentialHash),
-          statusListId: input.statusListId,
+          statusListId,
           statusIndex: index,
           status: 'issued',
+          revokedAt: null,
           expiresAt: built.expiresAt,
-        },
+        };
+        rows.push(record);
+        anchors.push(built.anchor);
+        results.push({ value: record });
+      }
+      if (rows.length === 0) return { results, logs: [] };
+      await tx.credential.createMany({
+        data: rows.map((r) => ({ ...r, document: r.document as Prisma.InputJsonObject, credentialHash: Buffer.from(r.credentialHash) })),
       });
-      await this.ledger.appendInTransaction(tx, built.anchor.logId, built.anchor);
-      return toRecord(row);
+      const logs = await appendByLog(tx, this.ledger, anchors);
+      // nextIndex counts the slots handed out; `version` (the public bits) does not move on issuance.
+      await tx.statusList.update({ where: { id: statusListId }, data: { nextIndex: taken, allocated: Buffer.from(allocated) } });
+      return { results, logs };
     }, TX);
+    return this.settled(outcome.results, outcome.logs);
   }
 
   async findForTenant(tenantId: string, id: string): Promise<FamilyBCredentialRecord | null> {
@@ -106,23 +180,80 @@ export class PrismaCredentialRepository {
     return row ? toRecord(row) : null;
   }
 
-  /** Sets the status bit, marks the record revoked and anchors the revocation; idempotent. */
-  async revoke(tenantId: string, id: string, at: Date, anchor: (record: FamilyBCredentialRecord) => AnchorRequest): Promise<FamilyBCredentialRecord | null> {
-    return this.prisma.$transaction(async (tx) => {
-      const row = await tx.credential.findFirst({ where: { tenantId, id } });
-      if (!row) return null;
-      if (row.status === 'revoked') return toRecord(row);
-      const [list] = await tx.$queryRaw<{ bits: Uint8Array }[]>`SELECT bits FROM status_lists WHERE id = ${row.statusListId}::uuid FOR UPDATE`;
-      const bits = Buffer.from(list!.bits);
-      // W3C Bitstring Status List: bit 0 is the most significant bit of byte 0.
-      bits[row.statusIndex >> 3]! |= 0x80 >> (row.statusIndex & 7);
-      await tx.statusList.update({ where: { id: row.statusListId }, data: { bits, version: { increment: 1 } } });
-      const updated = await tx.credential.update({ where: { id }, data: { status: 'revoked', revokedAt: at } });
-      const record = toRecord(updated);
-      const a = anchor(record);
-      await this.ledger.appendInTransaction(tx, a.logId, a);
-      return record;
+  /**
+   * Sets the status bit, marks the record revoked and anchors the revocation; idempotent. Queued
+   * with the other revocations of the same status list and committed in one batch. Null when the
+   * tenant has no such credential.
+   */
+  revoke(input: RevokeInput, anchor: (record: FamilyBCredentialRecord) => AnchorRequest): Promise<FamilyBCredentialRecord | null> {
+    return this.revoking.submit(input.statusListId, { ...input, anchor });
+  }
+
+  /**
+   * One transaction for a batch of one status list: lock the list row once, read the credentials,
+   * set their bits, bump the list version once, mark them revoked in one statement and anchor the
+   * revocations in one append. All revocations of a batch share one `revokedAt` (the latest
+   * requested time), so one statement can write them.
+   */
+  private async revokeBatch(statusListId: string, items: readonly RevokeItem[]): Promise<Settled<FamilyBCredentialRecord | null>[]> {
+    const outcome = await this.prisma.$transaction(async (tx) => {
+      const [list] = await tx.$queryRaw<{ bits: Uint8Array }[]>`SELECT bits FROM status_lists WHERE id = ${statusListId}::uuid FOR UPDATE`;
+      if (!list) throw new Error('status list vanished');
+      const found = await tx.credential.findMany({ where: { id: { in: items.map((i) => i.id) }, statusListId } });
+      const byId = new Map(found.map((r) => [r.id, toRecord(r)]));
+      const at = new Date(Math.max(...items.map((i) => i.at.getTime())));
+      const bits = Buffer.from(list.bits);
+      const changed: FamilyBCredentialRecord[] = [];
+      const anchors: AnchorRequest[] = [];
+      const results = items.map((item): Settled<FamilyBCredentialRecord | null> => {
+        const row = byId.get(item.id);
+        if (!row || row.tenantId !== item.tenantId) return { value: null };
+        if (row.status === 'revoked') return { value: row };
+        const record: FamilyBCredentialRecord = { ...row, status: 'revoked', revokedAt: at };
+        let entry: AnchorRequest;
+        try {
+          entry = item.anchor(record);
+        } catch (error) {
+          return { error };
+        }
+        // W3C Bitstring Status List: bit 0 is the most significant bit of byte 0.
+        bits[row.statusIndex >> 3]! |= 0x80 >> (row.statusIndex & 7);
+        byId.set(row.id, record);
+        changed.push(record);
+        anchors.push(entry);
+        return { value: record };
+      });
+      if (changed.length === 0) return { results, logs: [] };
+      await tx.statusList.update({ where: { id: statusListId }, data: { bits, version: { increment: 1 } } });
+      await tx.credential.updateMany({ where: { id: { in: changed.map((r) => r.id) } }, data: { status: 'revoked', revokedAt: at } });
+      const logs = await appendByLog(tx, this.ledger, anchors);
+      return { results, logs };
     }, TX);
+    return this.settled(outcome.results, outcome.logs);
+  }
+
+  /**
+   * After a batch committed: stores the signed head of each log it appended to, then answers. If
+   * that fails the rows are durable but not yet covered by a head, so every member fails (a
+   * background step or the next batch stores the head); the batch is not retried (it committed).
+   */
+  private async settled<T>(results: Settled<T>[], logs: readonly string[]): Promise<Settled<T>[]> {
+    try {
+      for (const logId of logs) await this.ledger.settle(logId);
+    } catch (error) {
+      return results.map(() => ({ error }));
+    }
+    return results;
+  }
+
+  /** Batch counters of the issuance and revocation sequencers (tests and benchmarks). */
+  stats(): { issue: SequencerStats; revoke: SequencerStats } {
+    return { issue: this.issuing.stats(), revoke: this.revoking.stats() };
+  }
+
+  /** Shutdown: refuses new requests, commits what is queued and waits for every batch in flight. */
+  async drain(): Promise<void> {
+    await Promise.all([this.issuing.drain(), this.revoking.drain()]);
   }
 
   async statusList(id: string): Promise<StatusListRecord | null> {

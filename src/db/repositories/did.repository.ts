@@ -63,6 +63,8 @@ export class PrismaDidRepository implements DidRepository {
         }
         return row;
       });
+      // Signed heads for the three new logs (writers store heads; reads never sign).
+      if (this.ledger) for (const logId of [row.ledgerFileId, row.topicId, row.templateTopicId]) await this.ledger.settle(logId);
       return { record: toRecord(row), created: true };
     } catch (e) {
       if (!isUniqueViolation(e)) throw e;

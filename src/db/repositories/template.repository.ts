@@ -33,11 +33,13 @@ export class PrismaTemplateRepository {
 
   async create(data: TemplateData, anchor: AnchorRequest): Promise<TemplateRecord> {
     try {
-      return await this.prisma.$transaction(async (tx) => {
+      const record = await this.prisma.$transaction(async (tx) => {
         const row = await tx.vcTemplate.create({ data: { ...this.columns(data), activeName: data.name } });
         await this.ledger.appendInTransaction(tx, anchor.logId, anchor);
         return toRecord(row);
       });
+      await this.ledger.settle(anchor.logId);
+      return record;
     } catch (e) {
       if (isUniqueViolation(e)) throw duplicate(data.name);
       throw e;
@@ -47,7 +49,7 @@ export class PrismaTemplateRepository {
   /** Replaces a live template's content; `__v` increments. Null when no such live template. */
   async update(tenantId: string, templateId: string, data: (current: TemplateRecord) => TemplateData, anchor: (next: TemplateRecord) => AnchorRequest): Promise<TemplateRecord | null> {
     try {
-      return await this.prisma.$transaction(async (tx) => {
+      const updated = await this.prisma.$transaction(async (tx) => {
         const current = await tx.vcTemplate.findFirst({ where: { tenantId, templateId, deletedAt: null } });
         if (!current) return null;
         const next = data(toRecord(current));
@@ -58,8 +60,11 @@ export class PrismaTemplateRepository {
         const record = toRecord(row);
         const a = anchor(record);
         await this.ledger.appendInTransaction(tx, a.logId, a);
-        return record;
+        return { record, logId: a.logId };
       });
+      if (!updated) return null;
+      await this.ledger.settle(updated.logId);
+      return updated.record;
     } catch (e) {
       if (isUniqueViolation(e)) throw new AppError('CONFLICT', 'another template already has that name');
       throw e;

@@ -1,5 +1,26 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 
+@ObjectType({ description: "A configured witness's standing on a served head (C2SP tlog-witness)." })
+export class LedgerWitness {
+  @Field(() => String, { description: 'Witness key name.' })
+  name!: string;
+
+  @Field(() => String, { description: 'C2SP verifier key <name>+<keyid>+<base64(0x04||pubkey)> (cosignature/v1).' })
+  verifierKey!: string;
+
+  @Field(() => Boolean, { description: 'A cosignature of this head verified under the witness key.' })
+  cosigned!: boolean;
+
+  @Field(() => String, { nullable: true, description: 'ISO 8601 time inside that cosignature.' })
+  cosignedAt!: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'Largest size the witness is known to have cosigned; null before it answered.' })
+  witnessedSize!: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Why the last request to the witness failed (down, 409, 422), or null.' })
+  lastError!: string | null;
+}
+
 @ObjectType({ description: 'A signed C2SP checkpoint of a ledger log head (REST: GET /ledger/{logId}/checkpoint).' })
 export class LedgerCheckpoint {
   @Field(() => String, { description: 'Ledger id 0.0.<n>.' })
@@ -25,6 +46,15 @@ export class LedgerCheckpoint {
 
   @Field(() => String, { description: 'ISO 8601 time this head was signed. Not in the note; reads serve the stored head and never re-sign.' })
   signedAt!: string;
+
+  @Field(() => [LedgerWitness], { description: 'Each configured witness and whether its verified cosignature of this head is in the note.' })
+  witnesses!: LedgerWitness[];
+
+  @Field(() => Int, { description: 'Cosignatures of this head that verified under the configured witness keys (their lines follow the log signature in note).' })
+  witnessCosignatures!: number;
+
+  @Field(() => Int, { description: 'Cosignatures required (CREDGATE_WITNESS_QUORUM); 0 when the deployment has no witnesses.' })
+  witnessQuorum!: number;
 }
 
 @ObjectType({ description: 'An RFC 9162 inclusion proof (REST: GET /ledger/{logId}/proof/inclusion).' })

@@ -6,6 +6,8 @@ import { sendA } from '../envelopes';
 import { authorize } from '../middleware/authorize';
 import { readMultipart, requiredFiles } from '../middleware/multipart';
 import { bodyObject, requiredString } from '../validate';
+import { validateBody } from '../middleware/validate-body';
+import { compareFaces } from '../../contracts/family-a/image';
 
 /**
  * Face templates. The reference spells the operation POST /user/image/createTemplate and, in its
@@ -26,7 +28,7 @@ export function imageRoutes(auth: AuthService, biometrics: BiometricsService, ma
   }
 
   // Not in the reference: compare two templates (JSON), or a template with a photo (multipart).
-  r.post('/user/image/compare', authorize(auth, []), async (req, res) => {
+  r.post('/user/image/compare', authorize(auth, []), validateBody(compareFaces), async (req, res) => {
     if (req.is('multipart/form-data')) {
       const body = await readMultipart(req, { files: ['photo'], fields: ['templateA'], maxFileBytes: maxImageBytes });
       const [photo] = requiredFiles(body, ['photo']);

@@ -9,6 +9,8 @@ import { sendA } from '../envelopes';
 import { authorize } from '../middleware/authorize';
 import { bodyObject, booleanQuery, pathParam, requiredHeader } from '../validate';
 import type { Request, Response } from 'express';
+import { validateBody } from '../middleware/validate-body';
+import { createZkp, issueCredentialA, reissueCredentialA, revokeCredentialA } from '../../contracts/family-a/issuer';
 
 export const ISSUED_MESSAGE = 'Verifiable Credential created and submited successfully';
 
@@ -54,26 +56,26 @@ export function issuerRoutes(auth: AuthService, issuers: IssuerDidService, crede
     sendA(res, 200, true, 'Issuer DID deleted successfully');
   });
 
-  r.post('/issuer/verifiableCredential', issuer, async (req, res) => {
+  r.post('/issuer/verifiableCredential', issuer, validateBody(issueCredentialA), async (req, res) => {
     const holder = holderProof(req);
     const result = await credentials.issue(actorOf(res), holder, parseIssueRequest(bodyObject(req)), cryptographOptions(req));
     sendIssued(res, result);
   });
 
-  r.put('/issuer/verifiableCredential', issuer, async (req, res) => {
+  r.put('/issuer/verifiableCredential', issuer, validateBody(reissueCredentialA), async (req, res) => {
     const holder = holderProof(req);
     const body = bodyObject(req);
     const result = await credentials.reissue(actorOf(res), holder, parseIssueRequest(body), body['vc'], cryptographOptions(req));
     sendIssued(res, result);
   });
 
-  r.delete('/issuer/verifiableCredential', authorize(auth, ['issuer', 'holder']), async (req, res) => {
+  r.delete('/issuer/verifiableCredential', authorize(auth, ['issuer', 'holder']), validateBody(revokeCredentialA), async (req, res) => {
     const proof = { publicKey: requiredHeader(req, 'publicKey', 200), userSignature: requiredHeader(req, 'userSignature', 200) };
     const id = await credentials.revoke(actorOf(res), proof, bodyObject(req)['vc']);
     sendA(res, 202, true, `Verifiable Credential ${id} has been revoked`);
   });
 
-  r.post('/issuer/createZkp', issuer, async (req, res) => {
+  r.post('/issuer/createZkp', issuer, validateBody(createZkp), async (req, res) => {
     sendA(res, 200, await zkp.create(actorOf(res), bodyObject(req)));
   });
 

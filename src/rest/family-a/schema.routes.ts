@@ -4,14 +4,16 @@ import { type SchemasService, toSchemaView } from '../../services/family-a/schem
 import { actorOf } from '../context';
 import { sendA } from '../envelopes';
 import { authorize } from '../middleware/authorize';
-import { bodyObject, pathParam } from '../validate';
+import { pathParam } from '../validate';
+import { bodyOf, validateBody } from '../middleware/validate-body';
+import { CreateSchemaBody, createSchema } from '../../contracts/family-a/schemas';
 
 export function schemaRoutes(auth: AuthService, schemas: SchemasService): Router {
   const r = Router();
   const issuer = authorize(auth, ['issuer']);
 
-  r.post('/issuer/createSchema', issuer, async (req, res) => {
-    sendA(res, 201, await schemas.create(actorOf(res), bodyObject(req)), 'Schema created and submited successfully');
+  r.post('/issuer/createSchema', issuer, validateBody(createSchema), async (req, res) => {
+    sendA(res, 201, await schemas.create(actorOf(res), bodyOf(req, CreateSchemaBody)), 'Schema created and submited successfully');
   });
 
   r.get('/issuer/schemas', issuer, async (_req, res) => {

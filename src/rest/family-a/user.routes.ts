@@ -7,6 +7,8 @@ import { actorOf } from '../context';
 import { sendA } from '../envelopes';
 import { authorize } from '../middleware/authorize';
 import { bodyObject, requiredHeader, requiredQuery } from '../validate';
+import { validateBody } from '../middleware/validate-body';
+import { holderProof, userDecrypt, userSign } from '../../contracts/family-a/user';
 
 /** Family A user side: key pairs and user DIDs. */
 export function userRoutes(auth: AuthService, users: UsersService, credentials: CredentialsService, holderProofs: HolderProofService): Router {
@@ -21,7 +23,7 @@ export function userRoutes(auth: AuthService, users: UsersService, credentials: 
     sendA(res, 200, await users.userDid(actorOf(res), requiredHeader(req, 'publicKey')));
   });
 
-  r.post('/user/sign', holder, (req, res) => {
+  r.post('/user/sign', holder, validateBody(userSign), (req, res) => {
     // `schemaName` (optional, not in the reference) binds the consent to one schema as well as to the issuer.
     const signature = credentials.signSubject(requiredHeader(req, 'privateKey', 200), requiredQuery(req, 'issuerDID', 512), bodyObject(req)['payload'], req.query['schemaName']);
     // The reference spells this response differently from the envelope: capital-S Signature.
@@ -29,7 +31,7 @@ export function userRoutes(auth: AuthService, users: UsersService, credentials: 
   });
 
   // Not in the reference: a fresh, purpose-bound holder proof (challenge for verification, or revocation).
-  r.post('/user/holderProof', holder, (req, res) => {
+  r.post('/user/holderProof', holder, validateBody(holderProof), (req, res) => {
     const body = bodyObject(req);
     const signature = holderProofs.sign(requiredHeader(req, 'privateKey', 200), { credentialId: body['credentialId'], purpose: body['purpose'], nonce: body['nonce'] });
     res.setHeader('Cache-Control', 'no-store');
@@ -38,7 +40,7 @@ export function userRoutes(auth: AuthService, users: UsersService, credentials: 
 
   // Not in the reference: the holder's decryption of an encrypted credential, as a convenience
   // (a holder can do the same offline; see docs/API.md).
-  r.post('/user/decrypt', holder, async (req, res) => {
+  r.post('/user/decrypt', holder, validateBody(userDecrypt), async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     sendA(res, 200, { credentialSubject: await credentials.decrypt(requiredHeader(req, 'privateKey', 200), bodyObject(req)['vc']) });
   });

@@ -6,6 +6,8 @@ import type { VerificationService } from '../../services/family-a/verification.s
 import { actorOf, header } from '../context';
 import { authorize } from '../middleware/authorize';
 import { bodyObject, booleanQuery, requiredHeader } from '../validate';
+import { assertBody, validateBody } from '../middleware/validate-body';
+import { verifyCredentialA } from '../../contracts/family-a/verifier';
 
 /** The multipart variant carries the JSON body in a `request` field and the selfie as `selfiePhoto`. */
 async function verifyInput(req: Request, maxImageBytes: number): Promise<{ body: Record<string, unknown>; probePhoto?: Uint8Array }> {
@@ -17,9 +19,10 @@ async function verifyInput(req: Request, maxImageBytes: number): Promise<{ body:
   } catch {
     throw invalidInput('the request field must hold the JSON body', [{ field: 'request', message: 'JSON object' }]);
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidInput('the request field must hold a JSON object');
+  // The same schema as the JSON variant (validateBody skips multipart requests).
+  assertBody(verifyCredentialA, body);
   const photo = mp.files.get('selfiePhoto');
-  return { body: body as Record<string, unknown>, ...(photo ? { probePhoto: photo } : {}) };
+  return { body, ...(photo ? { probePhoto: photo } : {}) };
 }
 
 /** `userSignature` may be left out when the body carries a challenge-bound `holderProof`. */
@@ -29,7 +32,7 @@ function optionalUserSignature(req: Request): { userSignature?: string } {
 
 export function verifierRoutes(auth: AuthService, verification: VerificationService, maxImageBytes: number): Router {
   const r = Router();
-  r.post('/verifier/verify', authorize(auth, ['verifier']), async (req, res) => {
+  r.post('/verifier/verify', authorize(auth, ['verifier']), validateBody(verifyCredentialA), async (req, res) => {
     const input = await verifyInput(req, maxImageBytes);
     const result = await verification.verify({
       publicKey: requiredHeader(req, 'publicKey', 200),

@@ -4,13 +4,15 @@ import type { AuthService } from '../../services/auth.service';
 import type { FamilyBCredentialsService } from '../../services/family-b/credentials.service';
 import { actorOf } from '../context';
 import { authorize } from '../middleware/authorize';
-import { bodyObject, pathParam } from '../validate';
+import { pathParam } from '../validate';
+import { bodyOf, validateBody } from '../middleware/validate-body';
+import { IssueBody, VerifyBody, issueCredential, verifyCredential } from '../../contracts/family-b/credentials';
 
 export function credentialRoutes(auth: AuthService, credentials: FamilyBCredentialsService): Router {
   const r = Router();
 
-  r.post('/credentials/verify', authorize(auth, ['verifier', 'issuer', 'holder']), async (req, res) => {
-    const result = await credentials.verify(bodyObject(req)['credential']);
+  r.post('/credentials/verify', authorize(auth, ['verifier', 'issuer', 'holder']), validateBody(verifyCredential), async (req, res) => {
+    const result = await credentials.verify(bodyOf(req, VerifyBody).credential);
     if (result.verified) {
       res.json(result);
       return;
@@ -21,8 +23,8 @@ export function credentialRoutes(auth: AuthService, credentials: FamilyBCredenti
     res.status(400).json({ error: `Verification failed: ${failed.join(', ')}`, code: 'VERIFICATION_FAILED' satisfies ErrorCode, checks: result.checks, ...(result.anchor ? { anchor: result.anchor } : {}) });
   });
 
-  r.post('/credentials', authorize(auth, ['issuer']), async (req, res) => {
-    res.status(201).json(await credentials.issue(actorOf(res), bodyObject(req)));
+  r.post('/credentials', authorize(auth, ['issuer']), validateBody(issueCredential), async (req, res) => {
+    res.status(201).json(await credentials.issue(actorOf(res), bodyOf(req, IssueBody)));
   });
 
   r.get('/credentials/:credentialId', authorize(auth, ['issuer', 'holder']), async (req, res) => {

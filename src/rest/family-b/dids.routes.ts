@@ -4,12 +4,14 @@ import type { DidsService } from '../../services/dids.service';
 import { actorOf } from '../context';
 import { authorize } from '../middleware/authorize';
 import { bodyObject, optionalString, pathParam, requiredHeader, requiredString } from '../validate';
+import { validateBody } from '../middleware/validate-body';
+import { createDid } from '../../contracts/family-b/keys-dids';
 
 export function didRoutes(auth: AuthService, dids: DidsService): Router {
   const r = Router();
   const anyScope = authorize(auth, []);
 
-  r.post('/dids', authorize(auth, ['issuer', 'holder']), async (req, res) => {
+  r.post('/dids', authorize(auth, ['issuer', 'holder']), validateBody(createDid), async (req, res) => {
     const body = bodyObject(req);
     const { document, created } = await dids.createDid(actorOf(res), {
       method: requiredString(body, 'method', 64),

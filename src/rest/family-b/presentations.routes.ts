@@ -6,28 +6,30 @@ import type { ZkpTokensService } from '../../services/family-b/zkp-tokens.servic
 import { actorOf } from '../context';
 import { authorize } from '../middleware/authorize';
 import { bodyObject } from '../validate';
+import { validateBody } from '../middleware/validate-body';
+import * as ops from '../../contracts/family-b/presentations';
 
 /** Presentations, data signatures and ZKP tokens (Family B). */
 export function presentationRoutes(auth: AuthService, vps: PresentationsService, signatures: SignaturesService, zkp: ZkpTokensService): Router {
   const r = Router();
   const verifier = authorize(auth, ['verifier', 'issuer', 'holder']);
 
-  r.post('/create-vp', authorize(auth, ['holder']), async (req, res) => {
+  r.post('/create-vp', authorize(auth, ['holder']), validateBody(ops.createVp), async (req, res) => {
     res.status(200).json(await vps.create(actorOf(res), bodyObject(req)));
   });
-  r.post('/verify-vp', verifier, async (req, res) => {
+  r.post('/verify-vp', verifier, validateBody(ops.verifyVp), async (req, res) => {
     res.json(await vps.verify(bodyObject(req)));
   });
-  r.post('/signature/create', authorize(auth, ['holder', 'issuer']), (req, res) => {
+  r.post('/signature/create', authorize(auth, ['holder', 'issuer']), validateBody(ops.createSignature), (req, res) => {
     res.json(signatures.create(bodyObject(req)));
   });
-  r.post('/signature/verify', verifier, (req, res) => {
+  r.post('/signature/verify', verifier, validateBody(ops.verifySignature), (req, res) => {
     res.json(signatures.verify(bodyObject(req)));
   });
-  r.post('/createZkpToken', authorize(auth, ['issuer']), async (req, res) => {
+  r.post('/createZkpToken', authorize(auth, ['issuer']), validateBody(ops.createZkpToken), async (req, res) => {
     res.json(await zkp.create(actorOf(res), bodyObject(req)));
   });
-  r.post('/verifyZkpToken', verifier, async (req, res) => {
+  r.post('/verifyZkpToken', verifier, validateBody(ops.verifyZkpToken), async (req, res) => {
     res.json(await zkp.verify(bodyObject(req)));
   });
   return r;

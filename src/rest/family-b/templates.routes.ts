@@ -4,14 +4,16 @@ import { MAX_TEMPLATE_PAGE, type TemplatesService } from '../../services/family-
 import { invalidInput } from '../../errors';
 import { actorOf } from '../context';
 import { authorize } from '../middleware/authorize';
-import { bodyObject, pathParam } from '../validate';
+import { pathParam } from '../validate';
+import { bodyOf, validateBody } from '../middleware/validate-body';
+import { TemplateBody, createTemplate, updateTemplate } from '../../contracts/family-b/templates';
 
 export function templateRoutes(auth: AuthService, templates: TemplatesService): Router {
   const r = Router();
   const issuer = authorize(auth, ['issuer']);
 
-  r.post('/vc-templates', issuer, async (req, res) => {
-    res.status(201).json(await templates.create(actorOf(res), bodyObject(req)));
+  r.post('/vc-templates', issuer, validateBody(createTemplate), async (req, res) => {
+    res.status(201).json(await templates.create(actorOf(res), bodyOf(req, TemplateBody)));
   });
 
   /*
@@ -38,8 +40,8 @@ export function templateRoutes(auth: AuthService, templates: TemplatesService): 
     res.status(201).json(await templates.getByName(actorOf(res), pathParam(req, 'templateName')));
   });
 
-  r.put('/vc-templates/:templateId', issuer, async (req, res) => {
-    res.json(await templates.update(actorOf(res), pathParam(req, 'templateId'), bodyObject(req)));
+  r.put('/vc-templates/:templateId', issuer, validateBody(updateTemplate), async (req, res) => {
+    res.json(await templates.update(actorOf(res), pathParam(req, 'templateId'), bodyOf(req, TemplateBody)));
   });
 
   r.delete('/vc-templates/:templateId', issuer, async (req, res) => {

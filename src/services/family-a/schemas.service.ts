@@ -3,6 +3,7 @@ import { bytesToBase64 } from '../../domain/encoding';
 import type { SchemaRecord, SchemaRepository } from '../../domain/ports';
 import { SCHEMA_NAME_PATTERN, SCHEMA_NAME_RULE, buildSchemaBody, parseSchemaRequest } from '../../domain/schemas';
 import type { Actor } from '../../domain/tenancy/actor';
+import type { CreateSchemaInput as CreateSchemaRequest } from '../../contracts/family-a/schemas';
 
 /** Schema record of interface reference 2.2. */
 export interface SchemaView {
@@ -47,7 +48,8 @@ export class SchemasService {
     private readonly publicUrl: string,
   ) {}
 
-  async create(actor: Actor, input: unknown): Promise<SchemaCreated> {
+  /** `input` is typed by the contract (src/contracts); the rules are still checked here, for every transport. */
+  async create(actor: Actor, input: CreateSchemaRequest): Promise<SchemaCreated> {
     const draft = parseSchemaRequest(input);
     await this.assertDependantsExist(actor, draft.schemaName, draft.dependantSchemas);
     const body = buildSchemaBody(draft);

@@ -19,11 +19,12 @@ import type { AnchorService } from '../../anchor/anchor.service';
 import type { AnchorStatus } from '../../anchor/anchor.port';
 import type { TemplatesService } from './templates.service';
 import { isCredentialId, isUuid } from './ids';
+import type { IssueInput } from '../../contracts/family-b/credentials';
 
 export type Json = Record<string, unknown>;
 
 export interface VerificationCheck {
-  readonly check: 'format' | 'signature' | 'disclosures' | 'ledger' | 'status' | 'expiry';
+  readonly check: 'format' | 'signature' | 'disclosures' | 'ledger' | 'witnesses' | 'status' | 'expiry';
   readonly ok: boolean;
   readonly detail?: string;
 }
@@ -37,6 +38,10 @@ export interface CredentialAnchor {
   readonly inclusionProof: string[];
   readonly checkpoint: string;
   readonly logPublicKey: string;
+  /** Witness cosignatures of that checkpoint that verified (their lines are in `checkpoint`). */
+  readonly witnessCosignatures: number;
+  /** Cosignatures the deployment requires (0: no witnesses configured). */
+  readonly witnessQuorum: number;
   /** Anchoring of this checkpoint on the external ledger, its receipt re-checked; absent with CREDGATE_ANCHOR=none. */
   readonly anchoring?: AnchorStatus;
 }
@@ -67,7 +72,7 @@ export class FamilyBCredentialsService {
   ) {}
 
   /** POST /credentials `{ templateId, credentialSubject, holder? }`. */
-  async issue(actor: Actor, body: unknown): Promise<Json> {
+  async issue(actor: Actor, body: IssueInput): Promise<Json> {
     if (!isObject(body)) throw invalidInput('request body must be a JSON object');
     const { templateId, credentialSubject, holder } = body;
     if (typeof templateId !== 'string') throw invalidInput('templateId is required', [{ field: 'templateId', message: 'required string' }]);
@@ -121,7 +126,7 @@ export class FamilyBCredentialsService {
     const issuerOf = async (r: FamilyBCredentialRecord) => (await this.dids.findById(r.issuerDidId))!;
     const record = await this.own(actor, id);
     const issuer = await issuerOf(record);
-    const revoked = await this.credentials.revoke(actor.tenantId, id, this.clock.now(), (r) => ({
+    const revoked = await this.credentials.revoke({ tenantId: actor.tenantId, id, statusListId: record.statusListId, at: this.clock.now() }, (r) => ({
       logId: issuer.topicId,
       entryHash: sha256(canonicalBytes({ type: 'revocation', credentialId: r.id, credentialHash: bytesToHex(r.credentialHash), revokedAt: r.revokedAt?.toISOString() })),
       kind: 'revocation',
@@ -150,14 +155,30 @@ export class FamilyBCredentialsService {
       const hash = credentialHash(credential);
       const entry = await this.ledger.findEntry(issuer.topicId, hash);
       if (entry) {
-        const cp = await this.ledger.checkpoint(issuer.topicId);
+        const cp = await this.ledger.checkpoint(issuer.topicId, entry.leafIndex + 1);
         const proof = await this.ledger.inclusionProof(issuer.topicId, entry.leafIndex, cp.treeSize);
         const ok = verifyInclusion(Buffer.from(entry.leafHash, 'base64'), entry.leafIndex, cp.treeSize, proof.map((p) => Buffer.from(p, 'base64')), Buffer.from(cp.rootHash, 'base64'));
         const anchoring = this.anchors?.enabled ? await this.anchors.status(issuer.topicId, cp.treeSize, { check: true }) : null;
-        anchor = { logId: issuer.topicId, leafIndex: entry.leafIndex, treeSize: cp.treeSize, entryHash: bytesToHex(hash), inclusionProof: proof, checkpoint: cp.note, logPublicKey: cp.publicKey, ...(anchoring ? { anchoring } : {}) };
+        anchor = {
+          logId: issuer.topicId,
+          leafIndex: entry.leafIndex,
+          treeSize: cp.treeSize,
+          entryHash: bytesToHex(hash),
+          inclusionProof: proof,
+          checkpoint: cp.note,
+          logPublicKey: cp.publicKey,
+          witnessCosignatures: cp.witnessCosignatures,
+          witnessQuorum: cp.witnessQuorum,
+          ...(anchoring ? { anchoring } : {}),
+        };
         // A receipt the ledger contradicts fails the check; pending or unreadable anchors do not.
         const contradicted = anchoring?.check?.status === 'invalid' ? `the anchor receipt does not match the ledger: ${anchoring.check.reason}` : undefined;
         add('ledger', ok && !contradicted, ok ? contradicted : 'inclusion proof does not match the signed checkpoint');
+        // Only with witnesses configured: without a quorum the log operator alone vouches for this head.
+        if (cp.witnessQuorum > 0) {
+          const met = cp.witnessCosignatures >= cp.witnessQuorum;
+          add('witnesses', met, `${cp.witnessCosignatures} of ${cp.witnessQuorum} required witness cosignatures verified${met ? '' : ' (the head is not, or not yet, witnessed)'}`);
+        }
       } else add('ledger', false, 'credential hash is not anchored in the issuer log');
     } else add('ledger', false, 'unknown issuer');
 

@@ -9,6 +9,7 @@ import { addExpiration, parseTemplateAttributes, parseTemplateExpiration } from 
 import type { Actor } from '../../domain/tenancy/actor';
 import type { PrismaTemplateRepository, TemplateData } from '../../db/repositories/template.repository';
 import { isUuid } from './ids';
+import type { TemplateInput as TemplateRequest } from '../../contracts/family-b/templates';
 
 /** The template document of interface reference 2.9. */
 export interface TemplateDocument {
@@ -97,7 +98,8 @@ export class TemplatesService {
     private readonly clock: Clock,
   ) {}
 
-  async create(actor: Actor, body: unknown): Promise<TemplateDocument> {
+  /** `body` is typed by the contract (src/contracts); the rules are still checked here, for every transport. */
+  async create(actor: Actor, body: TemplateRequest): Promise<TemplateDocument> {
     const input = parseTemplateInput(body);
     const issuer = await this.issuerOf(actor, input.issuer);
     const now = this.clock.now();
@@ -107,7 +109,7 @@ export class TemplatesService {
     return templateDocument(record, issuer.did);
   }
 
-  async update(actor: Actor, templateId: string, body: unknown): Promise<TemplateDocument> {
+  async update(actor: Actor, templateId: string, body: TemplateRequest): Promise<TemplateDocument> {
     const input = parseTemplateInput(body);
     if (!isUuid(templateId)) throw notFound('template');
     const issuer = await this.issuerOf(actor, input.issuer);

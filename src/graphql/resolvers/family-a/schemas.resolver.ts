@@ -1,11 +1,12 @@
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { type SchemasService, toSchemaView } from '../../../services/family-a/schemas.service';
 import type { GraphQLContext } from '../../context';
+import type { CreateSchemaInput as CreateSchemaRequest } from '../../../contracts/family-a/schemas';
 import { CreateSchemaInput } from '../../types/family-a/schema.input';
 import { CredentialSchema, SchemaCreatedPayload } from '../../types/family-a/schema.type';
 
 /** The REST body of POST /issuer/createSchema, leaving out what the caller did not give. */
-function toRequestBody(input: CreateSchemaInput): Record<string, unknown> {
+function toRequestBody(input: CreateSchemaInput): CreateSchemaRequest {
   return {
     schemaName: input.schemaName,
     description: input.description,

@@ -2,6 +2,7 @@ import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import type { FamilyBCredentialsService } from '../../../services/family-b/credentials.service';
 import type { GraphQLContext } from '../../context';
+import type { IssueInput } from '../../../contracts/family-b/credentials';
 import { IssueTemplateCredentialInput } from '../../types/family-b/credential.input';
 import { CredentialRevocation, CredentialVerificationResult } from '../../types/family-b/credential.type';
 
@@ -13,7 +14,7 @@ export class TemplateCredentialsResolver {
   @Authorized('issuer')
   @Mutation(() => GraphQLJSONObject, { description: 'REST: POST /credentials. The signed credential document.' })
   async issueTemplateCredential(@Arg('input', () => IssueTemplateCredentialInput) input: IssueTemplateCredentialInput, @Ctx() ctx: GraphQLContext): Promise<Record<string, unknown>> {
-    const body = {
+    const body: IssueInput = {
       templateId: input.templateId,
       credentialSubject: input.credentialSubject,
       ...(input.holder != null ? { holder: input.holder } : {}),

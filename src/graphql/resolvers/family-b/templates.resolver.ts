@@ -3,9 +3,10 @@ import type { TemplateDocument, TemplatesService } from '../../../services/famil
 import type { GraphQLContext } from '../../context';
 import { VcTemplateInput } from '../../types/family-b/template.input';
 import { VcTemplate, VcTemplateConnection } from '../../types/family-b/template.type';
+import type { TemplateInput } from '../../../contracts/family-b/templates';
 
 /** The REST body of POST/PUT /vc-templates, leaving out what the caller did not give. */
-function toRequestBody(input: VcTemplateInput): Record<string, unknown> {
+function toRequestBody(input: VcTemplateInput): TemplateInput {
   return {
     templateName: input.templateName,
     description: input.description,

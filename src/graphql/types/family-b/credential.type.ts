@@ -15,7 +15,7 @@ export class CredentialRevocation {
 
 @ObjectType({ description: 'One check of a credential verification.' })
 export class VerificationCheck {
-  @Field(() => String, { description: 'format, signature, disclosures, ledger, status or expiry.' })
+  @Field(() => String, { description: 'format, signature, disclosures, ledger, witnesses (only when witnesses are configured), status or expiry.' })
   check!: string;
 
   @Field(() => Boolean)
@@ -50,6 +50,11 @@ export class CredentialAnchor {
 
   @Field(() => LedgerAnchorStatus, { nullable: true, description: 'Anchoring of this checkpoint on the external ledger (CREDGATE_ANCHOR), receipt re-checked; null when anchoring is off.' })
   anchoring?: LedgerAnchorStatus | null;
+  @Field(() => Int, { description: 'Witness cosignatures of the checkpoint that verified (their lines follow the log signature in checkpoint).' })
+  witnessCosignatures!: number;
+
+  @Field(() => Int, { description: 'Witness cosignatures the deployment requires (CREDGATE_WITNESS_QUORUM); 0 without witnesses.' })
+  witnessQuorum!: number;
 }
 
 @ObjectType({ description: 'REST: the answer of POST /credentials/verify. Every check runs; verified is their conjunction.' })

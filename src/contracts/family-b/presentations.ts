@@ -1,0 +1,130 @@
+import { Type } from '@sinclair/typebox';
+import { EXAMPLE, JsonObject } from '../common';
+import { operationGroup } from '../operation';
+
+const TAG = 'Family B: presentations, signatures, ZKP tokens';
+const op = operationGroup('B', TAG);
+const VERIFIERS = ['verifier', 'issuer', 'holder'] as const;
+const credentialId = 'urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6';
+const holderDid = 'did:credgate:local:zQ3shZc2QzApp2oymGvQbzP8eKheVshBHbU4ZYjeXqwSKEn6N';
+const Shared = Type.Record(Type.String(), Type.Array(Type.String()), { description: 'credential id -> names of the attributes to disclose' });
+
+const vpExample = {
+  '@context': ['https://www.w3.org/2018/credentials/v1'],
+  type: ['VerifiablePresentation'],
+  verifiableCredential: [{ id: credentialId }],
+  holder: holderDid,
+  presentationAttributes: { [credentialId]: ['name'] },
+  issuanceDate: EXAMPLE.timestamp,
+  proof: { type: 'EcdsaSecp256k1Signature2019', created: EXAMPLE.timestamp, verificationMethod: `${holderDid}#keys-1`, signatureValue: EXAMPLE.signatureHex },
+};
+
+export const createVp = op('post', '/create-vp', 'createVp', {
+  summary: 'Create a signed presentation disclosing chosen attributes',
+  scopes: ['holder'],
+  body: {
+    schema: Type.Object(
+      {
+        holderDID: Type.String(),
+        sharedAttributes: Shared,
+        credentialIds: Type.Optional(Type.Array(Type.String(), { description: 'ids of credentials this tenant issued' })),
+        credentials: Type.Optional(Type.Array(JsonObject, { description: 'or the credentials themselves' })),
+        challenge: Type.Optional(Type.String({ description: "the verifier's nonce" })),
+        domain: Type.Optional(Type.String()),
+        holderPrivateKey: Type.Optional(Type.String({ description: 'hex; only when the service does not hold the holder key' })),
+      },
+      { title: 'CreatePresentationInput' },
+    ),
+    example: { holderDID: holderDid, credentialIds: [credentialId], sharedAttributes: { [credentialId]: ['name'] }, challenge: 'n-0S6_WzA2Mj' },
+  },
+  responses: { 200: { description: 'the presentation', schema: Type.Object({ vpToken: JsonObject }), example: { vpToken: vpExample } } },
+  errors: [404],
+  idempotent: true,
+});
+
+export const verifyVp = op('post', '/verify-vp', 'verifyVp', {
+  summary: 'Verify a presentation and the credentials it carries',
+  scopes: VERIFIERS,
+  body: {
+    schema: Type.Object(
+      {
+        vpToken: JsonObject,
+        sharedAttributes: Shared,
+        holderDID: Type.String(),
+        holderPublicKey: Type.String({ description: 'hex secp256k1 public key of holderDID' }),
+        challenge: Type.Optional(Type.String()),
+        domain: Type.Optional(Type.String()),
+      },
+      { title: 'VerifyPresentationInput' },
+    ),
+    example: { vpToken: vpExample, sharedAttributes: { [credentialId]: ['name'] }, holderDID: holderDid, holderPublicKey: EXAMPLE.secpPublicKey, challenge: 'n-0S6_WzA2Mj' },
+  },
+  responses: { 200: { description: 'verified', schema: Type.Object({ message: Type.String() }), example: { message: 'VP and attributes verified' } } },
+  rateLimited: true,
+});
+
+const data = { hello: 'world' };
+
+export const createSignature = op('post', '/signature/create', 'createSignature', {
+  summary: 'Sign data (secp256k1 ECDSA over SHA-256 of its RFC 8785 canonical JSON, or of a string itself)',
+  scopes: ['holder', 'issuer'],
+  body: {
+    schema: Type.Object({ data: Type.Unknown({ description: 'any JSON value' }), privateKey: Type.String({ description: 'hex secp256k1 private key; used for this call only' }) }, { title: 'CreateSignatureInput' }),
+    example: { data, privateKey: EXAMPLE.secpPrivateKey },
+  },
+  responses: { 200: { description: 'the signature (hex r||s)', schema: Type.Object({ signature: Type.String() }), example: { signature: EXAMPLE.signatureHex } } },
+});
+
+export const verifySignature = op('post', '/signature/verify', 'verifySignature', {
+  summary: 'Verify a data signature (400 VERIFICATION_FAILED when invalid)',
+  scopes: VERIFIERS,
+  body: {
+    schema: Type.Object({ signature: Type.String(), data: Type.Unknown(), publicKey: Type.String() }, { title: 'VerifySignatureInput' }),
+    example: { signature: EXAMPLE.signatureHex, data, publicKey: EXAMPLE.secpPublicKey },
+  },
+  responses: { 200: { description: 'valid', schema: Type.Object({ valid: Type.Literal(true) }), example: { valid: true } } },
+  rateLimited: true,
+});
+
+const zkpData = { condition: { age: 18 }, conditionMet: true, calculatedAge: 35 };
+const ZkpToken = Type.Object({ zkpToken: Type.String(), zkpData: JsonObject, publicKey: Type.String() }, { additionalProperties: true });
+
+export const createZkpToken = op('post', '/createZkpToken', 'createZkpToken', {
+  summary: "Create a signed age-condition token from a credential's date attribute",
+  scopes: ['issuer'],
+  body: {
+    schema: Type.Object(
+      {
+        credentialId: Type.Optional(Type.String()),
+        credential: Type.Optional(JsonObject),
+        attribute: Type.Optional(Type.String({ description: 'the date attribute (default: the template’s date attribute)' })),
+        condition: Type.Object({ age: Type.Integer() }, { additionalProperties: true }),
+      },
+      { title: 'CreateZkpTokenInput' },
+    ),
+    example: { credentialId, condition: { age: 18 } },
+  },
+  responses: { 200: { description: 'the token', schema: ZkpToken, example: { zkpToken: EXAMPLE.signatureHex, zkpData, publicKey: EXAMPLE.secpPublicKey } } },
+  errors: [404],
+  idempotent: true,
+});
+
+export const verifyZkpToken = op('post', '/verifyZkpToken', 'verifyZkpToken', {
+  summary: 'Verify a ZKP token',
+  scopes: VERIFIERS,
+  body: {
+    schema: Type.Object(
+      { zkpToken: Type.String(), zkpData: JsonObject, publicKey: Type.String(), holderDID: Type.Optional(Type.String({ description: 'bind the check to this holder' })) },
+      { title: 'VerifyZkpTokenInput' },
+    ),
+    example: { zkpToken: EXAMPLE.signatureHex, zkpData, publicKey: EXAMPLE.secpPublicKey },
+  },
+  responses: {
+    200: {
+      description: 'the result',
+      schema: Type.Object({ success: Type.Boolean(), conditionMet: Type.Boolean(), calculatedAge: Type.Number(), message: Type.String() }),
+      example: { success: true, conditionMet: true, calculatedAge: 35, message: 'ZKP token verified' },
+    },
+  },
+  rateLimited: true,
+});

@@ -1,0 +1,187 @@
+import type { TSchema } from '@sinclair/typebox';
+import { OPERATIONS, type Operation } from '../../contracts';
+import { FamilyAError, FamilyBError } from '../../contracts/common';
+import type { Answer, Parameter } from '../../contracts/operation';
+import { ERROR_STATUS, type ErrorCode } from '../../errors/codes';
+
+type Json = Record<string, unknown>;
+
+/** Plain JSON: TypeBox keeps its bookkeeping under Symbol keys, which JSON drops. */
+const plain = (schema: TSchema): Json => JSON.parse(JSON.stringify(schema)) as Json;
+
+/** `/issuer/schema/:schemaName` -> `/issuer/schema/{schemaName}`. */
+export const openapiPath = (express: string): string => express.replace(/:([A-Za-z_$][\w$]*)/g, '{$1}');
+
+/** Every spelling an operation is mounted under: its paths, and for Family A each again under /api. */
+export function spellings(op: Operation): string[] {
+  return op.family === 'A' ? [...op.paths, ...op.paths.map((p) => `/api${p}`)] : [...op.paths];
+}
+
+/** One representative code (and message) per error status, for the examples. */
+const ERROR_EXAMPLES: Readonly<Record<number, { code: ErrorCode; message: string }>> = {
+  400: { code: 'INVALID_INPUT', message: 'templateName is required' },
+  401: { code: 'UNAUTHENTICATED', message: 'missing or invalid API key' },
+  403: { code: 'FORBIDDEN', message: 'this operation needs one of the scopes: issuer' },
+  404: { code: 'NOT_FOUND', message: 'template not found' },
+  409: { code: 'CONFLICT', message: 'a template with this name already exists' },
+  413: { code: 'PAYLOAD_TOO_LARGE', message: 'request body is too large' },
+  415: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'request bodies must be application/json' },
+  422: { code: 'IDEMPOTENCY_KEY_REUSED', message: 'this Idempotency-Key was used with a different request' },
+  429: { code: 'RATE_LIMITED', message: 'rate limit exceeded for this API key (60 per 60 s)' },
+  501: { code: 'UNSUPPORTED_DID_METHOD', message: 'DID method not supported' },
+  503: { code: 'SERVICE_UNAVAILABLE', message: 'the database is busy, retry later' },
+};
+
+/** Which error codes answer with each status, from the one status table (errors/codes.ts). */
+function codesOf(status: number): string[] {
+  return Object.entries(ERROR_STATUS)
+    .filter(([, s]) => s === status)
+    .map(([c]) => c);
+}
+
+/** The error statuses an operation can answer besides its documented results. */
+export function errorStatuses(op: Operation): number[] {
+  const s = new Set(op.errors ?? []);
+  if (op.scopes) s.add(401);
+  if (op.scopes && op.scopes.length > 0) s.add(403);
+  if (op.body || op.query?.length || op.headers?.some((h) => h.required)) s.add(400);
+  if (op.body) s.add(413).add(415);
+  if (op.idempotent) s.add(409).add(422);
+  if (op.rateLimited) s.add(429);
+  s.add(503);
+  return [...s].filter((n) => op.responses[n] === undefined).sort((a, b) => a - b);
+}
+
+export function errorExample(family: Operation['family'], status: number): Json {
+  const { code, message } = ERROR_EXAMPLES[status] ?? { code: 'INVALID_INPUT', message: 'invalid input' };
+  const details = status === 400 ? [{ field: 'templateName', message: 'is required' }] : undefined;
+  if (family === 'A') return { success: false, status, message, code, ...(details ? { details } : {}) };
+  return { error: message, code, ...(details ? { details } : {}) };
+}
+
+const RETRY_AFTER = { $ref: '#/components/headers/Retry-After' };
+const HEADERS: Readonly<Record<string, Json>> = {
+  'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
+  Allow: { description: 'the methods the path accepts', schema: { type: 'string' } },
+  'WWW-Authenticate': { description: 'ApiKey header="X-API-Key"', schema: { type: 'string' } },
+  'Idempotent-Replayed': { description: '`true` when the answer is the stored answer of an earlier request with this Idempotency-Key', schema: { type: 'string' } },
+  'X-Total-Count': { description: 'how many items exist', schema: { type: 'string' } },
+  'X-Has-More': { description: '`true` when the bare list was cut at its cap', schema: { type: 'string' } },
+  Link: { description: '`<…?first=500&after=…>; rel="next"` when there is more', schema: { type: 'string' } },
+};
+const headerRefs = (names: readonly string[]): Json => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+
+function errorResponse(op: Operation, status: number): Json {
+  const schema = op.family === 'A' ? { $ref: '#/components/schemas/FamilyAError' } : { $ref: '#/components/schemas/FamilyBError' };
+  const headers: Json = {};
+  if (status === 429 || status === 503 || (status === 409 && op.idempotent)) headers['Retry-After'] = RETRY_AFTER;
+  if (status === 401) headers['WWW-Authenticate'] = { $ref: '#/components/headers/WWW-Authenticate' };
+  return {
+    description: `error; codes: ${codesOf(status).join(', ')}`,
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    content: { 'application/json': { schema, example: errorExample(op.family, status) } },
+  };
+}
+
+function successResponse(op: Operation, a: Answer): Json {
+  const headers = [...(a.headers ?? []), ...(op.idempotent ? ['Idempotent-Replayed'] : [])];
+  return {
+    description: a.description,
+    ...(headers.length > 0 ? { headers: headerRefs(headers) } : {}),
+    ...(a.schema ? { content: { [a.contentType ?? 'application/json']: { schema: plain(a.schema), ...(a.example !== undefined ? { example: a.example } : {}) } } } : {}),
+  };
+}
+
+const parameter = (where: 'path' | 'query' | 'header', p: Parameter): Json => ({
+  name: p.name,
+  in: where,
+  description: p.description,
+  required: where === 'path' ? true : p.required === true,
+  schema: plain(p.schema),
+  example: p.example,
+});
+
+function operationObject(op: Operation, operationId: string): Json {
+  const parameters = [
+    ...(op.pathParams ?? []).map((p) => parameter('path', p)),
+    ...(op.query ?? []).map((p) => parameter('query', p)),
+    ...(op.headers ?? []).map((p) => parameter('header', p)),
+    ...(op.idempotent ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+  ];
+  const responses: Json = {};
+  for (const [status, a] of Object.entries(op.responses)) responses[status] = successResponse(op, a);
+  for (const status of errorStatuses(op)) responses[String(status)] = errorResponse(op, status);
+  const scopes = op.scopes === undefined ? '' : op.scopes.length === 0 ? '\n\nAPI key: any scope.' : `\n\nAPI key scopes: ${op.scopes.join(', ')}.`;
+  return {
+    operationId,
+    tags: [op.tag],
+    summary: op.summary,
+    description: `${op.description ?? op.summary}${scopes}`,
+    security: op.scopes === undefined ? [] : [{ ApiKey: [] }],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { [op.body.multipart ? 'multipart/form-data' : 'application/json']: { schema: plain(op.body.schema), example: op.body.example } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+/** The operations this deployment serves: /docs only when CREDGATE_API_DOCS is on. */
+export const documentedOperations = (docs: boolean): readonly Operation[] => OPERATIONS.filter((o) => docs || o.id !== 'apiDocs');
+
+const INFO_DESCRIPTION = [
+  'Credgate issues and verifies verifiable credentials. Two REST families share one deployment: Family A (`/issuer`, `/user`, `/verifier`, each also under `/api`) answers in the envelope `{ success, data, message?, status }`; Family B answers bare JSON and errors as `{ error, code, details? }`. GraphQL at `/graphql` offers the same operations.',
+  'Every error carries a `code`; input errors carry per-field `details` (the same list GraphQL returns in `extensions.details`).',
+  'A known path asked with a method it does not serve answers **405** with an `Allow` header (OPTIONS answers 204 with the same `Allow`). Busy or rate-limited answers (429, 503, and 409 `IDEMPOTENCY_IN_PROGRESS`) carry `Retry-After`.',
+  'Request bodies are JSON (`application/json`) except the face-template uploads (multipart).',
+].join('\n\n');
+
+/** The OpenAPI 3.1 document of every REST operation, built once from the contracts. */
+export function buildOpenApiDocument(options: { version: string; docs: boolean; serverUrl?: string }): Json {
+  const paths: Record<string, Json> = {};
+  for (const op of documentedOperations(options.docs)) {
+    spellings(op).forEach((express, i) => {
+      const path = openapiPath(express);
+      // Aliases need ids of their own: `<id>Alias<n>`, and `<id>Api…` for the /api spellings.
+      const j = i % op.paths.length;
+      const suffix = `${i >= op.paths.length ? 'Api' : ''}${j === 0 ? '' : `Alias${j}`}`;
+      (paths[path] ??= {})[op.method] = operationObject(op, `${op.id}${suffix}`);
+    });
+  }
+  return {
+    // No jsonSchemaDialect: the default OpenAPI 3.1 dialect is JSON Schema 2020-12 (plus the OAS
+    // vocabulary), which the contracts are written in; Swagger UI warns about any other value.
+    openapi: '3.1.0',
+    info: { title: 'Credgate REST API', version: options.version, description: INFO_DESCRIPTION, license: { name: 'Apache-2.0', identifier: 'Apache-2.0' } },
+    ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
+    tags: [...new Set(OPERATIONS.map((o) => o.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'an API key (`credgate api-key create`); header names are case-insensitive' } },
+      schemas: { FamilyAError: plain(FamilyAError), FamilyBError: plain(FamilyBError) },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'makes the issuing request safe to retry: a repeat with the same key and request replays the first answer',
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+          example: '4f1c2d3e-issue-1',
+        },
+      },
+      headers: HEADERS,
+      responses: {
+        MethodNotAllowed: {
+          description: 'the path exists but not with this method; `Allow` lists the methods',
+          headers: { Allow: { $ref: '#/components/headers/Allow' } },
+          content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/FamilyAError' }, { $ref: '#/components/schemas/FamilyBError' }] } } },
+        },
+      },
+    },
+  };
+}
