@@ -76,6 +76,16 @@ if (force || readStamp(clientStamp) !== clientPrint || !fs.existsSync(path.join(
   fs.writeFileSync(clientStamp, `${clientPrint}\n`);
 }
 
+// 1b. The anchoring contract's ABI + bytecode (src/anchor/evm/artifact.ts), compiled with solc only
+// when the contract or the compiler changed: the artifact carries the fingerprint of its inputs, so
+// a fresh clone with the committed artifact compiles nothing, and an install without solc keeps it.
+const contractPrint = fingerprint(['contracts', 'node_modules/solc/package.json']);
+const artifactPath = path.join(root, 'src', 'anchor', 'evm', 'artifact.ts');
+const artifactText = fs.existsSync(artifactPath) ? fs.readFileSync(artifactPath, 'utf8') : '';
+if (fs.existsSync(path.join(root, 'node_modules', 'solc', 'package.json')) && (force || !artifactText.includes(`inputs ${contractPrint}`))) {
+  run('compiling the anchoring contract', process.execPath, [path.join(root, 'scripts', 'compile-contract.js'), '--fingerprint', contractPrint]);
+}
+
 // 2. TypeScript, then the GraphQL schema (emitted from the compiled resolvers). At install time
 // in a Docker layer that holds only package.json, scripts and prisma, there is nothing to compile.
 if (args.has('--if-present') && !fs.existsSync(path.join(root, 'src', 'main.ts'))) process.exit(0);

@@ -56,6 +56,11 @@ import { methodNotAllowed } from './rest/middleware/method-not-allowed';
 import { RouteTable, collectRoutes } from './rest/route-table';
 import { ByteBudget } from './rest/middleware/upload-guard';
 import { type Services, createServices, createWriteGate } from './services';
+import { AnchorOutbox } from './anchor/outbox';
+import { AnchorService } from './anchor/anchor.service';
+import { loadAnchorAdapter } from './anchor/load-adapter';
+import { AnchorRelay, DEFAULT_RELAY_OPTIONS } from './anchor/relay';
+import type { AnchorAdapter } from './anchor/anchor.port';
 
 export interface AppOptions {
   readonly config: Config;
@@ -93,6 +98,12 @@ async function invalidationBus(config: Config, logger: Logger): Promise<Invalida
 }
 
 /** Opens and migrates the database and returns services only (used by the CLI). */
+export interface CoreAnchoring {
+  readonly outbox: AnchorOutbox;
+  /** Null with CREDGATE_ANCHOR=none. */
+  readonly adapter: AnchorAdapter | null;
+}
+
 export async function createCore(
   options: AppOptions,
 ): Promise<{
@@ -104,6 +115,7 @@ export async function createCore(
   cosigner: WitnessCosigner;
   credentialRepo: PrismaCredentialRepository;
   cacheBus: InvalidationBus;
+  anchoring: CoreAnchoring;
 }> {
   const { config, logger } = options;
   const opened = await openDatabase(config.database, config.dbTimeouts);
@@ -139,6 +151,9 @@ export async function createCore(
     // A tenant's write queue bound applies to each of its issuers' sequencer lanes.
     const credentialRepo = new PrismaCredentialRepository(db.prisma, ledger, { ...config.batch, maxQueued: config.fairness.tenantWriteQueue }, writes, cache);
     const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
+    // Imported only when CREDGATE_ANCHOR names an adapter (viem is an optional dependency).
+    const anchorConfig = config.anchor ?? { mode: 'none' as const };
+    const anchoring: CoreAnchoring = { outbox: new AnchorOutbox(db.prisma), adapter: await loadAnchorAdapter(anchorConfig) };
     // Workers and models start on the first face request, not at boot.
     const faces = lazyFaceEngine(() => {
       logger.info('loading the face model for the first face request (about 1.5 s per worker)');
@@ -168,8 +183,9 @@ export async function createCore(
       rateLimitStore: new PrismaRateLimitRepository(db.prisma),
       idempotencyStore: new PrismaIdempotencyRepository(db.prisma),
       writes,
+      anchors: new AnchorService(anchoring.outbox, anchoring.adapter, anchorConfig.mode),
     });
-    return { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus: bus };
+    return { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus: bus, anchoring };
   } catch (e) {
     await db.close();
     throw e;
@@ -179,7 +195,7 @@ export async function createCore(
 /** The composition root: wires every layer. It does not listen; main.ts and tests do. */
 export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { config, logger } = options;
-  const { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus } = await createCore(options);
+  const { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus, anchoring } = await createCore(options);
   // Heads for logs left beyond their signed head (a crash between a commit and its head): in the
   // background, so a backlog does not delay start-up (reads answer 503 for those logs meanwhile);
   // close() waits for it. The CLI (createCore alone) does not run it.
@@ -244,6 +260,9 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { workers, deadlineMs, queueLimit, maxObjects, maxValues } = config.canon;
   const canon = createCanonicalizer({ workers, deadlineMs, queueLimit, budget: { ...DEFAULT_JSONLD_BUDGET, maxObjects, maxValues } });
   const unregisterCanon = registerCanonicalizationExecutor(canon);
+  // The outbox relay: claims checkpoints written with each signed head and anchors them.
+  const relay = anchoring.adapter ? new AnchorRelay(anchoring.outbox, anchoring.adapter, { ...DEFAULT_RELAY_OPTIONS, ...config.anchor?.relay }, logger) : undefined;
+  relay?.start();
 
   return {
     http,
@@ -262,6 +281,10 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
       logger.info({ issue: { requests: issue.requests, batches: issue.batches }, revoke: { requests: revoke.requests, batches: revoke.batches } }, 'issuance sequencer totals');
       await repairing;
       await ledger.close();
+      // After the last heads were stored (and their outbox rows written): what is still pending
+      // stays in the outbox for the next relay.
+      await relay?.stop();
+      await anchoring.adapter?.close();
       unregisterCanon();
       await canon.close();
       await faces.close();

@@ -3,11 +3,13 @@ import { DEFAULT_JSONLD_BUDGET } from '../domain/contexts/jsonld-budget';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from '../graphql/limits/limits';
 import { type DbTimeouts, type FairnessConfig, type RateLimitConfig, parseDbTimeouts, parseFairness, parseRateLimits } from './limits';
 import { ConfigError, intSetting, nonEmpty } from './settings';
+import { type AnchorConfig, parseAnchor } from './anchor';
 import { type WitnessConfig, parseWitnesses } from './witnesses';
 
 export { ConfigError } from './settings';
 
 export type { DbTimeouts, FairnessConfig, RateLimitConfig } from './limits';
+export type { AnchorConfig, AnchorMode, EvmAnchorSettings } from './anchor';
 export type { WitnessConfig, WitnessEndpoint } from './witnesses';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -96,6 +98,8 @@ export interface Config {
   readonly batch: { readonly windowMs: number; readonly max: number };
   /** How long an Idempotency-Key is remembered (CREDGATE_IDEMPOTENCY_TTL_SECONDS); 24 h when absent. */
   readonly idempotencyTtlSeconds?: number;
+  /** Checkpoint anchoring on an external ledger (CREDGATE_ANCHOR and its adapter's settings); none when absent. */
+  readonly anchor?: AnchorConfig;
   /** Witnesses asked to cosign each new head, and the quorum (CREDGATE_WITNESSES, CREDGATE_WITNESS_QUORUM). */
   readonly witness?: WitnessConfig;
 
@@ -273,6 +277,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     idempotencyTtlSeconds: intSetting(env, 'CREDGATE_IDEMPOTENCY_TTL_SECONDS', DEFAULT_IDEMPOTENCY_TTL_SECONDS, 60, 30 * 86_400),
     cacheEntries: intSetting(env, 'CREDGATE_CACHE_ENTRIES', DEFAULT_CACHE_ENTRIES, 0, 10_000_000),
     fairness: parseFairness(env, dbTimeouts),
+    anchor: Object.freeze(parseAnchor(env)),
     witness: parseWitnesses(env),
   });
 }

@@ -1,4 +1,5 @@
 import { AppError } from '../errors';
+import { enqueueAnchor } from '../anchor/outbox';
 import { bytesToBase64 } from '../domain/encoding';
 import {
   type NoteSigner,
@@ -129,6 +130,7 @@ export class PgLogHeads implements LogHeads {
       const signedAt = this.clock.now();
       const note = signNote(formatCheckpoint({ origin: `${this.origin}/${logId}`, size, rootHash: root }), this.#signer);
       const data = { treeSize: size, rootHash: Uint8Array.from(root), note, signedAt };
+      await enqueueAnchor(tx, { logId, treeSize: size, rootHash: root, note }); // same transaction as the head (src/anchor/outbox.ts)
       return stored
         ? tx.ledgerHead.update({ where: { logSeq }, data })
         : tx.ledgerHead.create({ data: { logSeq, ...data } });

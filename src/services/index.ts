@@ -37,6 +37,7 @@ import { type RateLimitStore, RateLimitService, limitCredentialLookups, limitPer
 import { FairGate } from '../fairness/fair-gate';
 import { DEFAULT_IDEMPOTENCY_TTL_SECONDS } from '../config/config';
 import { type IdempotencyStore, IdempotencyService } from './idempotency.service';
+import type { AnchorService } from '../anchor/anchor.service';
 
 export interface Services {
   readonly auth: AuthService;
@@ -85,6 +86,8 @@ export interface ServiceDeps {
   readonly idempotencyStore: IdempotencyStore;
   /** Shared with the credential repository, whose batches take their slots themselves. */
   readonly writes: FairGate;
+  /** Anchor status of signed heads (src/anchor); absent in tests that build services by hand. */
+  readonly anchors?: AnchorService;
 }
 
 const isRecord = (c: unknown): c is Record<string, unknown> => c !== null && typeof c === 'object' && !Array.isArray(c);
@@ -104,7 +107,7 @@ export function createServices(d: ServiceDeps): Services {
   const schemas = new SchemasService(d.schemas, d.config.publicUrl);
   const credentials = new CredentialsService(d.faces, issuerDids, schemas, d.issued, d.dids, d.box, d.clock);
   const templates = new TemplatesService(d.templateRepo, d.dids, d.clock);
-  const familyBCredentials = new FamilyBCredentialsService(d.credentialRepo, templates, d.dids, d.custody, d.ledger, d.clock, d.config.publicUrl);
+  const familyBCredentials = new FamilyBCredentialsService(d.credentialRepo, templates, d.dids, d.custody, d.ledger, d.clock, d.config.publicUrl, d.anchors);
   const rateLimits = new RateLimitService(d.rateLimitStore, d.config.rateLimits, d.clock);
   // Per-credential budgets sit where a credential id meets a verifier: the Family A verifier's
   // lookup of the sealed record, Family B credential verification and presentation verification.
@@ -121,7 +124,7 @@ export function createServices(d: ServiceDeps): Services {
     holderProofs: new HolderProofService(),
     verification: new VerificationService(d.faces, issuerDids, limitCredentialLookups(d.issued, rateLimits), d.schemas, credentials, d.clock),
     zkp: new ZkpService(d.issued, d.schemas, d.dids, d.custody, credentials, d.clock),
-    ledger: new LedgerService(d.ledger),
+    ledger: new LedgerService(d.ledger, d.anchors),
     templates,
     familyBCredentials: limitPerCredential(familyBCredentials, 'verify', (c) => (isIdBearing(c) ? [c.id] : []), rateLimits),
     presentations: limitPerCredential(new PresentationsService(d.credentialRepo, familyBCredentials, d.dids, d.custody, d.clock), 'verify', presentedIds, rateLimits),

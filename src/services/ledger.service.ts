@@ -3,6 +3,8 @@ import { base64ToBytes, bytesToBase64, hexToBytes } from '../domain/encoding';
 import { leafHash, verifyInclusion } from '../domain/merkle';
 import type { Actor } from '../domain/tenancy/actor';
 import type { FoundEntry, Ledger, LedgerCheckpoint } from '../ledger/ledger.port';
+import type { AnchorService } from '../anchor/anchor.service';
+import type { AnchorStatus } from '../anchor/anchor.port';
 
 /** An inclusion proof (RFC 9162 §2.1.3) with the signed head it was taken under. */
 export interface LedgerInclusion {
@@ -71,7 +73,22 @@ function beyondHead(field: string, size: number, checkpoint: LedgerCheckpoint): 
  * checkpoint is read before the proof, so the proof always fits in it (the head only grows).
  */
 export class LedgerService {
-  constructor(private readonly ledger: Ledger) {}
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly anchors?: AnchorService,
+  ) {}
+
+  /**
+   * Anchoring of the signed head of `treeSize` (pending, anchored with its receipt re-checked on
+   * the ledger, failed). NOT_FOUND for an unknown log or a size that was never a signed head.
+   */
+  async anchor(_actor: Actor, logId: string, treeSize: number): Promise<AnchorStatus> {
+    if (!Number.isSafeInteger(treeSize) || treeSize < 0) throw invalidInput('treeSize must be a non-negative integer', [{ field: 'treeSize', message: 'non-negative integer' }]);
+    await this.ledger.heads.latest(logId); // NOT_FOUND for an unknown log, INVALID_INPUT for a malformed id
+    const status = this.anchors ? await this.anchors.status(logId, treeSize, { check: true }) : null;
+    if (!status) throw notFound('anchor of this tree size (no signed head of that size)');
+    return status;
+  }
 
   checkpoint(_actor: Actor, logId: string): Promise<LedgerCheckpoint> {
     return this.ledger.checkpoint(logId);

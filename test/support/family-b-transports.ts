@@ -35,7 +35,7 @@ export interface TemplateDoc {
 export interface CredentialVerification {
   verified: boolean;
   checks: { check: string; ok: boolean; detail?: string | null }[];
-  anchor?: { logId: string; leafIndex: number; treeSize: number; entryHash: string; inclusionProof: string[]; checkpoint: string; logPublicKey: string } | null;
+  anchor?: { logId: string; leafIndex: number; treeSize: number; entryHash: string; inclusionProof: string[]; checkpoint: string; logPublicKey: string; anchoring?: Json } | null;
 }
 
 /** Family B operations through REST or GraphQL (SDK), normalised to the REST shapes. */
@@ -150,6 +150,9 @@ async function gqlB<T>(fn: () => Promise<T>): Promise<FbOutcome<T>> {
 }
 
 const strip = <T extends Json>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as T;
+/** GraphQL answers null where REST omits a field (the anchor status and its receipt's network-specific fields). */
+const stripDeep = (v: unknown): unknown =>
+  Array.isArray(v) ? v.map(stripDeep) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(strip(v as Json)).map(([k, x]) => [k, stripDeep(x)])) : v;
 
 function fromGraphqlTemplate(t: Json): TemplateDoc {
   const { recordId, version, ...rest } = t;
@@ -181,7 +184,7 @@ export function graphqlFamilyB(server: Endpoint): FamilyBTransport {
     verify: (key, credential) =>
       gqlB(async () => {
         const r = (await sdk(key).verifyTemplateCredential({ credential })).verifyTemplateCredential;
-        return { ...r, checks: r.checks.map((c: Json) => strip(c)), ...(r.anchor ? {} : { anchor: undefined }) };
+        return { ...r, checks: r.checks.map((c: Json) => strip(c)), anchor: r.anchor ? stripDeep(r.anchor) : undefined };
       }),
     createVp: (key, input) => gqlB(async () => (await sdk(key).createPresentation({ input: strip(input) })).createPresentation),
     verifyVp: (key, input) => gqlB(async () => (await sdk(key).verifyPresentation({ input: strip(input) })).verifyPresentation),

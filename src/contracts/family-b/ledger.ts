@@ -57,3 +57,19 @@ export const ledgerLeaves = ledgerOp(
   { query: [integer('start', 'first leaf', true, '0'), integer('end', 'one past the last leaf', true, '3')], errors: [400, 404] },
   { start: 0, end: 3, leaves: [hash] },
 );
+export const ledgerAnchor = ledgerOp(
+  'ledgerAnchor',
+  'anchors/:treeSize',
+  'Anchoring of a signed head on the external ledger (CREDGATE_ANCHOR), its receipt re-checked',
+  { pathParams: [pathParam('treeSize', 'the size of a signed head', '3')], errors: [400, 404] },
+  {
+    logId: '0.0.2002',
+    treeSize: 3,
+    rootHash: 'tbudgBSg+bHWHiHnlteNzN8TUvI80ygS9IULh4rklEw=',
+    status: 'anchored',
+    attempts: 1,
+    receipt: { adapter: 'evm', network: 'evm:31337', txId: `0x${hash}`, target: '0x5fbdb2315678afecb367f032d93f642f64180aa3', blockNumber: '2', logIndex: 0, logId: '0.0.2002', treeSize: 3, rootHash: 'tbudgBSg+bHWHiHnlteNzN8TUvI80ygS9IULh4rklEw=' },
+    lastError: null,
+    check: { status: 'valid' },
+  },
+);

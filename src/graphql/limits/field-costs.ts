@@ -33,6 +33,8 @@ export const ROOT_FIELD_COSTS: Readonly<Record<string, number>> = {
   'Query.ledgerLeaves': 50,
   'Query.ledgerConsistencyProof': 50,
   'Query.ledgerInclusionProof': 50,
+  // Re-reads the anchor receipt from the external ledger (RPC round trips).
+  'Query.ledgerAnchor': 50,
 };
 
 export function rootFieldCost(rootType: 'Query' | 'Mutation' | 'Subscription', field: string): number {

@@ -1,6 +1,7 @@
 import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
 import type { LedgerService } from '../../services/ledger.service';
 import type { GraphQLContext } from '../context';
+import { LedgerAnchorStatus } from '../types/anchor.type';
 import { LedgerCheckpoint, LedgerConsistencyProof, LedgerEntryProof, LedgerInclusionProof, LedgerLeaves } from '../types/ledger.type';
 
 /** Transparency logs: readable by every authenticated caller of any tenant (see LedgerService). */
@@ -44,6 +45,16 @@ export class LedgerResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<LedgerEntryProof> {
     return this.ledger.entry(ctx.actor, logId, entryHash);
+  }
+
+  @Authorized()
+  @Query(() => LedgerAnchorStatus, { description: 'REST: GET /ledger/{logId}/anchors/{treeSize}. Anchoring of the signed head of that size; the receipt is re-checked on the ledger.' })
+  ledgerAnchor(
+    @Arg('logId', () => String) logId: string,
+    @Arg('treeSize', () => Int) treeSize: number,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<LedgerAnchorStatus> {
+    return this.ledger.anchor(ctx.actor, logId, treeSize);
   }
 
   @Authorized()

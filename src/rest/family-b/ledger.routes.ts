@@ -48,6 +48,12 @@ export function ledgerRoutes(auth: AuthService, ledger: LedgerService): Router {
     res.json(await ledger.entry(actorOf(res), pathParam(req, 'logId'), pathParam(req, 'entryHash')));
   });
 
+  r.get('/ledger/:logId/anchors/:treeSize', anyScope, async (req, res) => {
+    const raw = pathParam(req, 'treeSize');
+    if (!DECIMAL_RE.test(raw)) throw invalidInput('treeSize must be a non-negative integer', [{ field: 'treeSize', message: 'non-negative integer' }]);
+    res.json(await ledger.anchor(actorOf(res), pathParam(req, 'logId'), Number(raw)));
+  });
+
   r.get('/ledger/:logId/leaves', anyScope, async (req, res) => {
     const start = requiredIntegerQuery(req, 'start');
     const end = requiredIntegerQuery(req, 'end');

@@ -15,6 +15,8 @@ import type { Actor } from '../../domain/tenancy/actor';
 import { mayActFor } from '../../domain/tenancy/holder-binding';
 import type { PrismaCredentialRepository } from '../../db/repositories/credential.repository';
 import type { Ledger } from '../../ledger/ledger.port';
+import type { AnchorService } from '../../anchor/anchor.service';
+import type { AnchorStatus } from '../../anchor/anchor.port';
 import type { TemplatesService } from './templates.service';
 import { isCredentialId, isUuid } from './ids';
 import type { IssueInput } from '../../contracts/family-b/credentials';
@@ -40,6 +42,8 @@ export interface CredentialAnchor {
   readonly witnessCosignatures: number;
   /** Cosignatures the deployment requires (0: no witnesses configured). */
   readonly witnessQuorum: number;
+  /** Anchoring of this checkpoint on the external ledger, its receipt re-checked; absent with CREDGATE_ANCHOR=none. */
+  readonly anchoring?: AnchorStatus;
 }
 
 export interface CredentialVerification {
@@ -64,6 +68,7 @@ export class FamilyBCredentialsService {
     private readonly ledger: Ledger,
     private readonly clock: Clock,
     private readonly publicUrl: string,
+    private readonly anchors?: AnchorService,
   ) {}
 
   /** POST /credentials `{ templateId, credentialSubject, holder? }`. */
@@ -153,8 +158,22 @@ export class FamilyBCredentialsService {
         const cp = await this.ledger.checkpoint(issuer.topicId, entry.leafIndex + 1);
         const proof = await this.ledger.inclusionProof(issuer.topicId, entry.leafIndex, cp.treeSize);
         const ok = verifyInclusion(Buffer.from(entry.leafHash, 'base64'), entry.leafIndex, cp.treeSize, proof.map((p) => Buffer.from(p, 'base64')), Buffer.from(cp.rootHash, 'base64'));
-        anchor = { logId: issuer.topicId, leafIndex: entry.leafIndex, treeSize: cp.treeSize, entryHash: bytesToHex(hash), inclusionProof: proof, checkpoint: cp.note, logPublicKey: cp.publicKey, witnessCosignatures: cp.witnessCosignatures, witnessQuorum: cp.witnessQuorum };
-        add('ledger', ok, ok ? undefined : 'inclusion proof does not match the signed checkpoint');
+        const anchoring = this.anchors?.enabled ? await this.anchors.status(issuer.topicId, cp.treeSize, { check: true }) : null;
+        anchor = {
+          logId: issuer.topicId,
+          leafIndex: entry.leafIndex,
+          treeSize: cp.treeSize,
+          entryHash: bytesToHex(hash),
+          inclusionProof: proof,
+          checkpoint: cp.note,
+          logPublicKey: cp.publicKey,
+          witnessCosignatures: cp.witnessCosignatures,
+          witnessQuorum: cp.witnessQuorum,
+          ...(anchoring ? { anchoring } : {}),
+        };
+        // A receipt the ledger contradicts fails the check; pending or unreadable anchors do not.
+        const contradicted = anchoring?.check?.status === 'invalid' ? `the anchor receipt does not match the ledger: ${anchoring.check.reason}` : undefined;
+        add('ledger', ok && !contradicted, ok ? contradicted : 'inclusion proof does not match the signed checkpoint');
         // Only with witnesses configured: without a quorum the log operator alone vouches for this head.
         if (cp.witnessQuorum > 0) {
           const met = cp.witnessCosignatures >= cp.witnessQuorum;

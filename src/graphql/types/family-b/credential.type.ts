@@ -1,4 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
+import { LedgerAnchorStatus } from '../anchor.type';
 
 @ObjectType({ description: 'REST: the answer of DELETE /credentials/{id}.' })
 export class CredentialRevocation {
@@ -47,6 +48,8 @@ export class CredentialAnchor {
   @Field(() => String, { description: 'Ed25519 public key of the log, base64.' })
   logPublicKey!: string;
 
+  @Field(() => LedgerAnchorStatus, { nullable: true, description: 'Anchoring of this checkpoint on the external ledger (CREDGATE_ANCHOR), receipt re-checked; null when anchoring is off.' })
+  anchoring?: LedgerAnchorStatus | null;
   @Field(() => Int, { description: 'Witness cosignatures of the checkpoint that verified (their lines follow the log signature in checkpoint).' })
   witnessCosignatures!: number;
 
