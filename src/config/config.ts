@@ -4,6 +4,7 @@ import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from '../graphql/limits/li
 import { type DbTimeouts, type FairnessConfig, type RateLimitConfig, parseDbTimeouts, parseFairness, parseRateLimits } from './limits';
 import { ConfigError, intSetting, nonEmpty } from './settings';
 import { type WitnessConfig, parseWitnesses } from './witnesses';
+import { type HederaSettings, parseHederaConfig } from '../anchor/hedera/config';
 
 export { ConfigError } from './settings';
 
@@ -90,6 +91,8 @@ export interface Config {
   readonly idempotencyTtlSeconds?: number;
   /** Witnesses asked to cosign each new head, and the quorum (CREDGATE_WITNESSES, CREDGATE_WITNESS_QUORUM). */
   readonly witness?: WitnessConfig;
+  /** Hedera anchoring (CREDGATE_HEDERA_*): undefined when none of its variables is set. */
+  readonly hedera?: HederaSettings;
 }
 
 /** Raised for a bad environment; main prints its one-line message and exits non-zero. */
@@ -255,5 +258,6 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     idempotencyTtlSeconds: intSetting(env, 'CREDGATE_IDEMPOTENCY_TTL_SECONDS', DEFAULT_IDEMPOTENCY_TTL_SECONDS, 60, 30 * 86_400),
     fairness: parseFairness(env, dbTimeouts),
     witness: parseWitnesses(env),
+    hedera: parseHederaConfig(env),
   });
 }
