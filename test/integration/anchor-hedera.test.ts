@@ -31,7 +31,8 @@ function options(over: Partial<HederaAnchorOptions> = {}): HederaAnchorOptions {
     operatorId: OPERATOR,
     operatorKey: operatorKey.toStringDer(),
     topicFor: (logId) => topics[logId] ?? null,
-    // Small budgets so an unreachable node fails a submission quickly (the relay retries it later).
+    // Small budgets so an unreachable node fails a submission quickly (the relay retries it later);
+    // a short gRPC deadline also because the SDK leaves one uncleared timer of that length per call.
     maxAttempts: 2,
     requestTimeoutMs: 4000,
     grpcDeadlineMs: 2000,
@@ -193,7 +194,7 @@ describe('Hedera anchor via @hashgraph/sdk against the fake node and mirror stub
     expect(err).not.toBeInstanceOf(AnchorRejected);
     expect(messagesFor(topicId, '0.0.7', 10)).toBe(0);
     // A fresh client, as after a relay restart: the same head, then a retry, publish one message.
-    const after = await adapter({ maxAttempts: 5, requestTimeoutMs: 30_000, grpcDeadlineMs: 10_000 });
+    const after = await adapter({ maxAttempts: 10, requestTimeoutMs: 30_000 });
     const receipt = await after.submit(checkpoint('0.0.7', 10));
     expect(await after.submit(checkpoint('0.0.7', 10))).toEqual(receipt);
     expect(messagesFor(topicId, '0.0.7', 10)).toBe(1);
