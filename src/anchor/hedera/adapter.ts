@@ -53,7 +53,16 @@ function txIdOf(m: MirrorTopicMessage): string {
   return first?.account_id && first.transaction_valid_start ? `${first.account_id}@${first.transaction_valid_start}` : `consensus:${m.consensus_timestamp}`;
 }
 
-export class HederaAnchor implements AnchorAdapter {
+/**
+ * Ledger entities a DID gets on Hedera: its credential and template topics (`topicId`,
+ * `templateTopicId`) and its DID document file (`ledgerFileId`). Additive to the anchor port.
+ */
+export interface DidLedgerEntities {
+  createTopic(memo?: string): Promise<string>;
+  createFile(contents: Uint8Array): Promise<string>;
+}
+
+export class HederaAnchor implements AnchorAdapter, DidLedgerEntities {
   readonly kind = 'hedera' as const;
   readonly network: string;
 

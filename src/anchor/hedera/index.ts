@@ -4,10 +4,10 @@
  */
 import { AnchorRejected } from '../anchor.port';
 import { HederaAnchor, type Sdk } from './adapter';
-import { type HederaNetwork, type HederaSettings, SecretKey } from './config';
+import { type HederaNetwork, SecretKey } from './config';
 import { MirrorClient } from './mirror';
 
-export { HederaAnchor } from './adapter';
+export { type DidLedgerEntities, HederaAnchor } from './adapter';
 export { type HederaSettings, parseHederaConfig } from './config';
 
 export interface HederaAnchorOptions {
@@ -49,7 +49,10 @@ function parseKey(sdk: Sdk, raw: string): InstanceType<Sdk['PrivateKey']> {
   }
 }
 
-/** Builds the adapter: an SDK client for the consensus nodes, and a REST client for the mirror. */
+/**
+ * Builds the adapter: an SDK client for the consensus nodes, and a REST client for the mirror.
+ * Parsed CREDGATE_HEDERA_* settings (`config.hedera`) are valid options as they are.
+ */
 export async function createHederaAnchor(options: HederaAnchorOptions): Promise<HederaAnchor> {
   const sdk: Sdk = await import('@hashgraph/sdk');
   const key = options.operatorKey instanceof SecretKey ? options.operatorKey.reveal() : options.operatorKey;
@@ -72,9 +75,4 @@ export async function createHederaAnchor(options: HederaAnchorOptions): Promise<
     mirrorPollMs: options.mirrorPollMs ?? 500,
     mirrorWaitMs: options.mirrorWaitMs ?? 20_000,
   });
-}
-
-/** The adapter from parsed CREDGATE_HEDERA_* settings (what the anchor factory calls). */
-export function hederaAnchorFromSettings(settings: HederaSettings, extra: Omit<HederaAnchorOptions, keyof HederaSettings> = {}): Promise<HederaAnchor> {
-  return createHederaAnchor({ ...extra, ...settings, topicId: settings.topicId });
 }

@@ -18,6 +18,7 @@ import * as grpc from '@grpc/grpc-js';
 import { proto } from '@hashgraph/proto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { Restartable } from './restartable';
 import { type EntityNum, RUNNING_HASH_VERSION, nextRunningHash, parseEntity } from './running-hash';
 
 const Code = proto.ResponseCodeEnum;
@@ -104,7 +105,7 @@ function timestampString(seconds: bigint, nanos: number): string {
   return `${seconds}.${String(nanos).padStart(9, '0')}`;
 }
 
-export class FakeHederaNode {
+export class FakeHederaNode extends Restartable<grpc.Server> {
   readonly nodeAccountId: string;
   private readonly accounts: ReadonlyMap<string, Uint8Array>;
   private readonly topics = new Map<string, Topic>();
@@ -113,15 +114,13 @@ export class FakeHederaNode {
   private readonly transactions = new Map<string, TransactionRecord>();
   private nextEntity = 1000n;
   private lastConsensusNanos = 0n;
-  private server: grpc.Server | null = null;
-  private port: number;
   /** Transactions that reached this node, accepted or not (for tests counting submissions). */
   submissions = 0;
 
   private constructor(options: FakeNodeOptions) {
+    super(options.port ?? 0);
     this.accounts = new Map(Object.entries(options.accounts));
     this.nodeAccountId = options.nodeAccountId ?? '0.0.3';
-    this.port = options.port ?? 0;
   }
 
   static async start(options: FakeNodeOptions): Promise<FakeHederaNode> {
@@ -140,13 +139,7 @@ export class FakeHederaNode {
     return { [this.address]: this.nodeAccountId };
   }
 
-  get running(): boolean {
-    return this.server !== null;
-  }
-
-  /** Listens (again) on the same port; state kept from before stop(). */
-  async start(): Promise<void> {
-    if (this.server) return;
+  protected async listen(port: number): Promise<{ server: grpc.Server; port: number }> {
     const server = new grpc.Server();
     const unary = (handler: (request: Buffer) => Uint8Array): grpc.UntypedHandleCall =>
       ((call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
@@ -176,17 +169,14 @@ export class FakeHederaNode {
     service('ConsensusService', { createTopic: (b) => this.handleTransaction(b), submitMessage: (b) => this.handleTransaction(b) });
     service('FileService', { createFile: (b) => this.handleTransaction(b) });
     service('CryptoService', { getTransactionReceipts: (b) => this.receiptQuery(b) });
-    this.port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync(`127.0.0.1:${this.port}`, grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))),
+    const bound = await new Promise<number>((resolve, reject) =>
+      server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
     );
-    this.server = server;
+    return { server, port: bound };
   }
 
-  /** Stops listening and drops open connections: the node is unreachable until start(). */
-  async stop(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    this.server = null;
+  /** Drops open connections at once: the node is unreachable until start(). */
+  protected async close(server: grpc.Server): Promise<void> {
     server.forceShutdown();
   }
 

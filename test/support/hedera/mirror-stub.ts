@@ -9,6 +9,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FakeHederaNode, TopicMessageRecord } from './fake-node';
+import { Restartable } from './restartable';
 
 const ENTITY = /^\d+\.\d+\.\d+$/;
 
@@ -44,14 +45,15 @@ function sequenceFilter(values: readonly string[]): ((n: bigint) => boolean) | n
   return (n) => tests.every((t) => t(n));
 }
 
-export class MirrorStub {
-  private server: http.Server | null = null;
-  private port: number;
+export class MirrorStub extends Restartable<http.Server> {
   /** Requests served (tests use it to see that the adapter read the mirror). */
   requests = 0;
 
-  private constructor(private readonly node: FakeHederaNode, port: number) {
-    this.port = port;
+  private constructor(
+    private readonly node: FakeHederaNode,
+    port: number,
+  ) {
+    super(port);
   }
 
   static async start(node: FakeHederaNode, port = 0): Promise<MirrorStub> {
@@ -64,21 +66,16 @@ export class MirrorStub {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  async start(): Promise<void> {
-    if (this.server) return;
+  protected async listen(port: number): Promise<{ server: http.Server; port: number }> {
     const server = http.createServer((req, res) => this.handle(req, res));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.port, '127.0.0.1', () => resolve());
+      server.listen(port, '127.0.0.1', () => resolve());
     });
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
+    return { server, port: (server.address() as AddressInfo).port };
   }
 
-  async stop(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    this.server = null;
+  protected async close(server: http.Server): Promise<void> {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
