@@ -37,7 +37,7 @@ function options(over: Partial<HederaAnchorOptions> = {}): HederaAnchorOptions {
     requestTimeoutMs: 4000,
     grpcDeadlineMs: 2000,
     mirrorPollMs: 20,
-    mirrorWaitMs: 2000,
+    mirrorWaitMs: 300,
     ...over,
   };
 }
@@ -179,6 +179,27 @@ describe('Hedera anchor via @hashgraph/sdk against the fake node and mirror stub
     expect(fileId).toMatch(/^0\.0\.\d+$/);
     expect(node.fileContents(fileId)).toEqual(doc);
     await expect(anchor.createFile(Buffer.alloc(5000))).rejects.toThrow(AnchorRejected);
+  });
+
+  test('consensus reached but the mirror lags: submit fails as transient, and the retry reuses the message instead of publishing again', async () => {
+    const topicId = topics['0.0.7']!;
+    mirror.hold();
+    let err: unknown;
+    try {
+      err = await anchor.submit(checkpoint('0.0.7', 6)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect(err).not.toBeInstanceOf(AnchorRejected);
+      expect(messagesFor(topicId, '0.0.7', 6)).toBe(1);
+      expect(await anchor.find({ logId: '0.0.7', treeSize: 6 })).toBeNull();
+    } finally {
+      mirror.release();
+    }
+    const submissions = node.submissions;
+    const receipt = await anchor.submit(checkpoint('0.0.7', 6));
+    expect(node.submissions).toBe(submissions);
+    expect(messagesFor(topicId, '0.0.7', 6)).toBe(1);
+    expect(receipt.txId).toBe(node.topicMessages(topicId).at(-1)!.transactionId);
+    expect(await anchor.find({ logId: '0.0.7', treeSize: 6 })).toEqual(receipt);
   });
 
   test('while the node is down submit fails as transient (not rejected); after start() the same head anchors once', async () => {

@@ -72,8 +72,10 @@ export class HederaAnchor implements AnchorAdapter, DidLedgerEntities {
 
   async submit(checkpoint: AnchorCheckpoint): Promise<AnchorReceipt> {
     const topicId = await this.topic(checkpoint.logId);
-    // Idempotent on (logId, treeSize): a submission that reached consensus before a crash is reused.
-    const earlier = await this.findIn(topicId, checkpoint);
+    // Idempotent on (logId, treeSize): a submission that reached consensus before a crash or a
+    // mirror timeout is reused. Such a message is recent, so only the newest page is read here;
+    // `find` (which the relay calls before a retry) reads the whole topic.
+    const earlier = await this.findIn(topicId, checkpoint, 1);
     if (earlier) return earlier;
     const { sdk, client } = this.parts;
     const receipt = await this.execute(async () => {
@@ -151,14 +153,14 @@ export class HederaAnchor implements AnchorAdapter, DidLedgerEntities {
     return topicId;
   }
 
-  private async findIn(topicId: string, cp: Pick<AnchorCheckpoint, 'logId' | 'treeSize'>): Promise<AnchorReceipt | null> {
+  private async findIn(topicId: string, cp: Pick<AnchorCheckpoint, 'logId' | 'treeSize'>, maxPages = Infinity): Promise<AnchorReceipt | null> {
     let hit: { message: MirrorTopicMessage; anchored: AnchoredCheckpoint } | null = null;
     await this.parts.mirror.scanTopic(topicId, (message) => {
       const anchored = decodeEnvelope(Buffer.from(message.message, 'base64'));
       // Newest first, so the earliest submission wins when a race published the same head twice.
       if (anchored && anchored.logId === cp.logId && anchored.treeSize === cp.treeSize) hit = { message, anchored };
       return false;
-    });
+    }, maxPages);
     const found = hit as { message: MirrorTopicMessage; anchored: AnchoredCheckpoint } | null;
     return found ? this.receipt(topicId, found.message, txIdOf(found.message), found.anchored) : null;
   }

@@ -78,10 +78,10 @@ export class MirrorClient {
     return body;
   }
 
-  /** Every message of the topic, newest first, page by page (the callback stops the scan by returning true). */
-  async scanTopic(topicId: string, visit: (m: MirrorTopicMessage) => boolean): Promise<boolean> {
+  /** The topic's messages, newest first, page by page (at most `maxPages`; the callback stops the scan by returning true). */
+  async scanTopic(topicId: string, visit: (m: MirrorTopicMessage) => boolean, maxPages = Infinity): Promise<boolean> {
     let path: string | null = `/api/v1/topics/${topicId}/messages?limit=100&order=desc`;
-    while (path !== null) {
+    for (let page = 0; path !== null && page < maxPages; page += 1) {
       const body = (await this.get(path)) as { messages?: unknown; links?: { next?: unknown } } | null;
       if (body === null) return false;
       if (!Array.isArray(body.messages) || !body.messages.every(isMessage)) throw new MirrorUnavailable('mirror node sent an unexpected messages page');

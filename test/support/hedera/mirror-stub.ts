@@ -48,6 +48,22 @@ function sequenceFilter(values: readonly string[]): ((n: bigint) => boolean) | n
 export class MirrorStub extends Restartable<http.Server> {
   /** Requests served (tests use it to see that the adapter read the mirror). */
   requests = 0;
+  /** While set, the mirror lags: messages and transactions after this many stored messages are not shown yet. */
+  private visibleMessages: number | null = null;
+
+  /** Freezes what the mirror shows (a lagging mirror) until release(). */
+  hold(): void {
+    this.visibleMessages = this.node.allMessages().length;
+  }
+
+  release(): void {
+    this.visibleMessages = null;
+  }
+
+  private visible(): readonly TopicMessageRecord[] {
+    const all = this.node.allMessages();
+    return this.visibleMessages === null ? all : all.slice(0, this.visibleMessages);
+  }
 
   private constructor(
     private readonly node: FakeHederaNode,
@@ -94,7 +110,7 @@ export class MirrorStub extends Restartable<http.Server> {
       const topicId = parts[3] ?? '';
       if (!ENTITY.test(topicId)) return fail(400, 'Invalid parameter: topic.id');
       if (!this.node.topicIds().includes(topicId)) return fail(404, 'No such topic id - ' + topicId);
-      const all = this.node.topicMessages(topicId);
+      const all = this.visible().filter((m) => m.topicId === topicId);
       if (parts.length === 6) {
         const seq = parts[5]!;
         if (!/^\d+$/.test(seq)) return fail(400, 'Invalid parameter: sequencenumber');
@@ -120,8 +136,10 @@ export class MirrorStub extends Restartable<http.Server> {
     if (parts[2] === 'transactions' && parts.length === 4) {
       const m = /^(\d+\.\d+\.\d+)-(\d+)-(\d+)$/.exec(parts[3] ?? '');
       if (!m) return fail(400, 'Invalid Transaction id. Please use "shard.realm.num-sss-nnn" format where sss are seconds and nnn are nanoseconds');
-      const tx = this.node.transaction(`${m[1]}@${m[2]}.${m[3]!.padStart(9, '0')}`);
-      if (!tx) return fail(404, 'Not found');
+      const id = `${m[1]}@${m[2]}.${m[3]!.padStart(9, '0')}`;
+      const tx = this.node.transaction(id);
+      const hidden = tx?.name === 'CONSENSUSSUBMITMESSAGE' && !this.visible().some((v) => v.transactionId === id);
+      if (!tx || hidden) return fail(404, 'Not found');
       return send(200, {
         transactions: [
           {
