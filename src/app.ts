@@ -153,7 +153,7 @@ export async function createCore(
     const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
     // Imported only when CREDGATE_ANCHOR names an adapter (viem is an optional dependency).
     const anchorConfig = config.anchor ?? { mode: 'none' as const };
-    const anchoring: CoreAnchoring = { outbox: new AnchorOutbox(db.prisma), adapter: await loadAnchorAdapter(anchorConfig) };
+    const anchoring: CoreAnchoring = { outbox: new AnchorOutbox(db.prisma), adapter: await loadAnchorAdapter(anchorConfig, config.hedera) };
     // Workers and models start on the first face request, not at boot.
     const faces = lazyFaceEngine(() => {
       logger.info('loading the face model for the first face request (about 1.5 s per worker)');

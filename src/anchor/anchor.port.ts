@@ -77,6 +77,10 @@ export interface AnchorAdapter {
   checkReceipt(receipt: AnchorReceipt, expected: AnchorExpectation): Promise<ReceiptCheck>;
   /** Releases connections/timers. */
   close(): Promise<void>;
+  /** Ledgers with topics (Hedera): creates one, for a DID's credential or template log. */
+  createTopic?(memo?: string): Promise<string>;
+  /** Ledgers with a file service (Hedera): stores a file, e.g. a DID document. */
+  createFile?(contents: Uint8Array): Promise<string>;
 }
 
 /** A permanent submission failure (bad configuration, contract reverted for a reason other than a duplicate): the row goes to `failed` without further retries. */

@@ -1,12 +1,13 @@
 import { ConfigError } from '../config/settings';
 import type { AnchorConfig } from '../config/anchor';
 import type { AnchorAdapter } from './anchor.port';
+import type { HederaSettings } from './hedera/config';
 
 /**
  * The configured adapter, imported on demand: with CREDGATE_ANCHOR=none nothing of viem (or the
  * Hedera SDK) is ever loaded, and an install that omitted those optional dependencies still runs.
  */
-export async function loadAnchorAdapter(config: AnchorConfig): Promise<AnchorAdapter | null> {
+export async function loadAnchorAdapter(config: AnchorConfig, hedera?: HederaSettings): Promise<AnchorAdapter | null> {
   switch (config.mode) {
     case 'none':
       return null;
@@ -15,8 +16,13 @@ export async function loadAnchorAdapter(config: AnchorConfig): Promise<AnchorAda
       const { createEvmAnchorAdapter } = await importAdapter(() => import('./evm/evm-adapter.js'), 'viem');
       return createEvmAnchorAdapter(config.evm);
     }
-    case 'hedera':
-      throw new ConfigError('CREDGATE_ANCHOR=hedera: the Hedera adapter is not part of this build');
+    case 'hedera': {
+      if (!hedera) throw new ConfigError('CREDGATE_ANCHOR=hedera needs the CREDGATE_HEDERA_* settings');
+      // Until DIDs get topics of their own on Hedera, every log publishes to one topic (messages name their log).
+      if (!hedera.topicId) throw new ConfigError('CREDGATE_ANCHOR=hedera needs CREDGATE_HEDERA_TOPIC_ID');
+      const { createHederaAnchor } = await importAdapter(() => import('./hedera/index.js'), '@hashgraph/sdk');
+      return createHederaAnchor(hedera);
+    }
   }
 }
 

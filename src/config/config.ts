@@ -5,6 +5,7 @@ import { type DbTimeouts, type FairnessConfig, type RateLimitConfig, parseDbTime
 import { ConfigError, intSetting, nonEmpty } from './settings';
 import { type AnchorConfig, parseAnchor } from './anchor';
 import { type WitnessConfig, parseWitnesses } from './witnesses';
+import { type HederaSettings, parseHederaConfig } from '../anchor/hedera/config';
 
 export { ConfigError } from './settings';
 
@@ -105,6 +106,9 @@ export interface Config {
 
   /** Bound of each in-process record cache (CREDGATE_CACHE_ENTRIES); DEFAULT_CACHE_ENTRIES when absent, 0: off. */
   readonly cacheEntries?: number;
+
+  /** Hedera anchoring (CREDGATE_HEDERA_*): undefined when none of its variables is set. */
+  readonly hedera?: HederaSettings;
 }
 
 /** Raised for a bad environment; main prints its one-line message and exits non-zero. */
@@ -279,5 +283,6 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     fairness: parseFairness(env, dbTimeouts),
     anchor: Object.freeze(parseAnchor(env)),
     witness: parseWitnesses(env),
+    hedera: parseHederaConfig(env),
   });
 }
