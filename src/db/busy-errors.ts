@@ -19,9 +19,10 @@ const DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 
 const DOWN_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed']);
 /**
  * node-postgres reports a lost or never-opened connection only in the message (no code): the
- * socket closed under a query, the connect timeout ran out, or a client that already failed.
+ * socket closed under a query, the connect timeout ran out (the pool's wording, or the client's
+ * own "timeout expired" when its connection attempt is cut), or a client that already failed.
  */
-const DOWN_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|Can't reach database server|Server has closed the connection/i;
+const DOWN_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|^timeout expired$|Client has encountered a connection error|Connection refused|Can't reach database server|Server has closed the connection/i;
 
 type Signal = 'busy' | 'down';
 

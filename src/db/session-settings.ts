@@ -1,4 +1,4 @@
-import type { PoolConfig } from 'pg';
+import { Client, type ClientConfig, type PoolConfig } from 'pg';
 import type { DbTimeouts } from '../config';
 
 /**
@@ -10,6 +10,12 @@ import type { DbTimeouts } from '../config';
  * Opening a connection gives up after `connectTimeoutMs` (node-postgres waits forever by default,
  * so an unreachable server would hang every request); TCP keep-alive lets the OS notice a peer
  * that vanished without a FIN. Both failures are mapped to 503 as well.
+ *
+ * node-postgres uses one option, `connectionTimeoutMillis`, for two waits: opening a connection
+ * (the client) and waiting for a free pooled one (the pool). They must differ: a burst of
+ * requests larger than the pool on a healthy server waits its turn (bounded by the statement
+ * timeout, like the work ahead of it), while a server that does not answer fails in
+ * `connectTimeoutMs`. So the pool gets the queue bound and its clients the connect bound.
  */
 export function sessionSettings(t: DbTimeouts): PoolConfig {
   return {
@@ -17,7 +23,17 @@ export function sessionSettings(t: DbTimeouts): PoolConfig {
     lock_timeout: t.lockTimeoutMs,
     statement_timeout: t.statementTimeoutMs,
     idle_in_transaction_session_timeout: Math.max(t.statementTimeoutMs, 60_000),
-    connectionTimeoutMillis: t.connectTimeoutMs,
+    connectionTimeoutMillis: Math.max(t.statementTimeoutMs, t.connectTimeoutMs),
+    Client: clientWithConnectTimeout(t.connectTimeoutMs),
     keepAlive: true,
+  };
+}
+
+/** A pg Client whose own connection attempt gives up after `ms`, whatever the pool's queue bound. */
+function clientWithConnectTimeout(ms: number): typeof Client {
+  return class ConnectTimeoutClient extends Client {
+    constructor(config?: string | ClientConfig) {
+      super(typeof config === 'string' ? { connectionString: config, connectionTimeoutMillis: ms } : { ...config, connectionTimeoutMillis: ms });
+    }
   };
 }

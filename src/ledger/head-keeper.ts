@@ -48,6 +48,14 @@ export class HeadKeeper {
     return head;
   }
 
+  /** A batch's transaction signs its log's head itself (`PgLogHeads.advanceIn`); after its commit it hands the heads here. */
+  committed(heads: readonly LedgerCheckpoint[]): void {
+    for (const head of heads) {
+      this.remember(head);
+      this.heads.announce(head);
+    }
+  }
+
   /**
    * The latest stored head, never signing. `minSize`: the caller needs a head of at least this
    * size (a leaf at index minSize - 1 it just found, or a size it learned elsewhere): a smaller

@@ -95,6 +95,13 @@ export interface Ledger {
    * consistency with the stored one; no-op when it already covers it). The one place heads are stored.
    */
   settle(logId: string): Promise<LedgerCheckpoint>;
+  /**
+   * `settle` inside the caller's transaction, after its appends: the head (and its anchor outbox
+   * row) commits with the batch, in one disk flush. After the commit, pass the heads to `committed`.
+   */
+  settleInTransaction(tx: Prisma.TransactionClient, logId: string): Promise<LedgerCheckpoint>;
+  /** After the commit of a transaction that called `settleInTransaction`: caches the heads and sends them to the witnesses. */
+  committed(heads: readonly LedgerCheckpoint[]): void;
   /** Start-up repair: settles every log that grew beyond its stored head. Returns how many it tried. */
   settleAll(): Promise<number>;
   /** Waits for background head repairs (shutdown, before the database closes). */

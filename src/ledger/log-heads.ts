@@ -102,42 +102,53 @@ export class PgLogHeads implements LogHeads {
   }
 
   async advance(logId: string): Promise<LedgerCheckpoint> {
-    const logSeq = parseLedgerId(logId);
-    const head = await this.prisma.$transaction(async (tx) => {
-      // The log row lock: no append changes the tree while it is checked and signed, and two
-      // signers of one log take turns (the second finds the head already advanced).
-      const locked = await tx.$queryRaw<{ tree_size: number }[]>`SELECT tree_size FROM ledger_logs WHERE seq = ${logSeq} FOR UPDATE`;
-      if (!locked[0]) throw new AppError('NOT_FOUND', 'ledger log not found');
-      const size = Number(locked[0].tree_size);
-      const stored = await tx.ledgerHead.findUnique({ where: { logSeq } });
-      if (stored && stored.treeSize > size) {
-        throw this.refuse(logId, stored.treeSize, size, `the log has ${size} leaves, smaller than its signed head of ${stored.treeSize}`);
-      }
-      if (stored && stored.treeSize === size) return stored;
-
-      const reader = new PgNodeReader(tx, logSeq);
-      const from = stored?.treeSize ?? 0;
-      const root = await rootAt(size, reader);
-      if (stored && from > 0) {
-        const proof = await consistencyProof(from, size, reader);
-        if (!verifyConsistency(from, size, proof, stored.rootHash, root)) {
-          throw this.refuse(logId, from, size, `the tree of ${size} leaves is not consistent with the signed head of ${from}`);
-        }
-      }
-      const bad = await this.checkNewNodes(tx, logSeq, from, size);
-      if (bad) throw this.refuse(logId, from, size, bad);
-
-      const signedAt = this.clock.now();
-      const note = signNote(formatCheckpoint({ origin: `${this.origin}/${logId}`, size, rootHash: root }), this.#signer);
-      const data = { treeSize: size, rootHash: Uint8Array.from(root), note, signedAt };
-      await enqueueAnchor(tx, { logId, treeSize: size, rootHash: root, note }); // same transaction as the head (src/anchor/outbox.ts)
-      return stored
-        ? tx.ledgerHead.update({ where: { logSeq }, data })
-        : tx.ledgerHead.create({ data: { logSeq, ...data } });
-    }, ADVANCE_TX);
-    const checkpoint = this.toCheckpoint(logId, head);
-    this.onSigned?.(checkpoint);
+    const checkpoint = await this.prisma.$transaction((tx) => this.advanceIn(tx, logId), ADVANCE_TX);
+    this.announce(checkpoint);
     return checkpoint;
+  }
+
+  /**
+   * `advance` inside the caller's transaction (a sequencer batch signs the head it grew in the
+   * same transaction: one commit, one disk flush). The head and its anchor outbox row commit or
+   * roll back with the batch. The caller calls `announce` after its commit.
+   */
+  async advanceIn(tx: Prisma.TransactionClient, logId: string): Promise<LedgerCheckpoint> {
+    const logSeq = parseLedgerId(logId);
+    // The log row lock: no append changes the tree while it is checked and signed, and two
+    // signers of one log take turns (the second finds the head already advanced). A batch
+    // that appended already holds it.
+    const locked = await tx.$queryRaw<{ tree_size: number }[]>`SELECT tree_size FROM ledger_logs WHERE seq = ${logSeq} FOR UPDATE`;
+    if (!locked[0]) throw new AppError('NOT_FOUND', 'ledger log not found');
+    const size = Number(locked[0].tree_size);
+    const stored = await tx.ledgerHead.findUnique({ where: { logSeq } });
+    if (stored && stored.treeSize > size) {
+      throw this.refuse(logId, stored.treeSize, size, `the log has ${size} leaves, smaller than its signed head of ${stored.treeSize}`);
+    }
+    if (stored && stored.treeSize === size) return this.toCheckpoint(logId, stored);
+
+    const reader = new PgNodeReader(tx, logSeq);
+    const from = stored?.treeSize ?? 0;
+    const root = await rootAt(size, reader);
+    if (stored && from > 0) {
+      const proof = await consistencyProof(from, size, reader);
+      if (!verifyConsistency(from, size, proof, stored.rootHash, root)) {
+        throw this.refuse(logId, from, size, `the tree of ${size} leaves is not consistent with the signed head of ${from}`);
+      }
+    }
+    const bad = await this.checkNewNodes(tx, logSeq, from, size);
+    if (bad) throw this.refuse(logId, from, size, bad);
+
+    const signedAt = this.clock.now();
+    const note = signNote(formatCheckpoint({ origin: `${this.origin}/${logId}`, size, rootHash: root }), this.#signer);
+    const data = { treeSize: size, rootHash: Uint8Array.from(root), note, signedAt };
+    await enqueueAnchor(tx, { logId, treeSize: size, rootHash: root, note }); // same transaction as the head (src/anchor/outbox.ts)
+    const head = stored ? await tx.ledgerHead.update({ where: { logSeq }, data }) : await tx.ledgerHead.create({ data: { logSeq, ...data } });
+    return this.toCheckpoint(logId, head);
+  }
+
+  /** After the commit that stored `checkpoint`: tells the witness cosigner (must not block). */
+  announce(checkpoint: LedgerCheckpoint): void {
+    this.onSigned?.(checkpoint);
   }
 
   /**

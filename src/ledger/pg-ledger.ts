@@ -112,6 +112,14 @@ export class PgLedger implements Ledger {
     return this.keeper.settle(logId);
   }
 
+  settleInTransaction(tx: Prisma.TransactionClient, logId: string): Promise<LedgerCheckpoint> {
+    return this.heads.advanceIn(tx, logId);
+  }
+
+  committed(heads: readonly LedgerCheckpoint[]): void {
+    this.keeper.committed(heads);
+  }
+
   settleAll(): Promise<number> {
     return this.keeper.settleAll();
   }

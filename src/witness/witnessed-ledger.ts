@@ -66,6 +66,14 @@ export class WitnessedLedger implements Ledger {
     return this.inner.settle(logId);
   }
 
+  settleInTransaction(tx: Prisma.TransactionClient, logId: string): Promise<LedgerCheckpoint> {
+    return this.inner.settleInTransaction(tx, logId);
+  }
+
+  committed(heads: readonly LedgerCheckpoint[]): void {
+    this.inner.committed(heads);
+  }
+
   settleAll(): Promise<number> {
     return this.inner.settleAll();
   }

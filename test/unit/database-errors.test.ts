@@ -25,6 +25,7 @@ describe('databaseBusyError', () => {
     ['ECONNRESET nested as a cause', { message: 'driver failed', cause: socket('ECONNRESET') }],
     ['node-postgres socket closed under a query', new Error('Connection terminated unexpectedly')],
     ['node-postgres connect timeout', new Error('timeout exceeded when trying to connect')],
+    ['node-postgres client connect timeout (its own timer)', new Error('timeout expired')],
     ['SQLSTATE 08006 (connection_failure)', { code: '08006' }],
     ['SQLSTATE 57P01 (admin_shutdown)', { code: '57P01' }],
     ["Prisma P1001 (can't reach)", { code: 'P1001' }],

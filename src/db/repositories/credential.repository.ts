@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '../../errors';
 import { markSlot, pickFreeSlot } from '../../domain/status-list';
 import type { AnchorRequest, FamilyBCredentialRecord, StatusListRecord } from '../../domain/ports';
-import type { Ledger } from '../../ledger/ledger.port';
+import type { Ledger, LedgerCheckpoint } from '../../ledger/ledger.port';
 import { type CacheOptions, LocalInvalidationBus, RecordCache } from '../../cache';
 import type { Prisma, PrismaClient } from '../database';
 import { type SequencerOptions, type SequencerStats, type Settled, Sequencer } from '../../ledger/sequencer';
@@ -184,16 +184,17 @@ export class PrismaCredentialRepository {
         anchors.push(built.anchor);
         results.push({ value: record });
       }
-      if (rows.length === 0) return { results, logs: [] };
+      if (rows.length === 0) return { results, heads: [] };
       await tx.credential.createMany({
         data: rows.map((r) => ({ ...r, document: r.document as Prisma.InputJsonObject, credentialHash: Buffer.from(r.credentialHash) })),
       });
       const logs = await appendByLog(tx, this.ledger, anchors);
       // nextIndex counts the slots handed out; `version` (the public bits) does not move on issuance.
       await tx.statusList.update({ where: { id: statusListId }, data: { nextIndex: taken, allocated: Buffer.from(allocated) } });
-      return { results, logs };
+      return { results, heads: await this.signHeads(tx, logs) };
     }, TX));
-    return this.settled(outcome.results, outcome.logs);
+    this.ledger.committed(outcome.heads);
+    return outcome.results;
   }
 
   async findForTenant(tenantId: string, id: string): Promise<FamilyBCredentialRecord | null> {
@@ -250,27 +251,27 @@ export class PrismaCredentialRepository {
         anchors.push(entry);
         return { value: record };
       });
-      if (changed.length === 0) return { results, logs: [] };
+      if (changed.length === 0) return { results, heads: [] };
       await tx.statusList.update({ where: { id: statusListId }, data: { bits, version: { increment: 1 } } });
       await tx.credential.updateMany({ where: { id: { in: changed.map((r) => r.id) } }, data: { status: 'revoked', revokedAt: at } });
-      const logs = await appendByLog(tx, this.ledger, anchors);
-      return { results, logs };
+      const heads = await this.signHeads(tx, await appendByLog(tx, this.ledger, anchors));
+      return { results, heads };
     }, TX));
-    return this.settled(outcome.results, outcome.logs);
+    this.ledger.committed(outcome.heads);
+    return outcome.results;
   }
 
   /**
-   * After a batch committed: stores the signed head of each log it appended to, then answers. If
-   * that fails the rows are durable but not yet covered by a head, so every member fails (a
-   * background step or the next batch stores the head); the batch is not retried (it committed).
+   * Signs and stores the head of each log the batch appended to, inside the batch's transaction
+   * (which holds the log row locks already): the credentials, their leaves, the head covering them
+   * and its anchor outbox row commit together, in one disk flush, so an answered credential is
+   * always covered by a stored head. A head refused for integrity fails the whole batch (nothing of
+   * it is written to a log that no longer extends its signed head).
    */
-  private async settled<T>(results: Settled<T>[], logs: readonly string[]): Promise<Settled<T>[]> {
-    try {
-      for (const logId of logs) await this.ledger.settle(logId);
-    } catch (error) {
-      return results.map(() => ({ error }));
-    }
-    return results;
+  private async signHeads(tx: Prisma.TransactionClient, logs: readonly string[]): Promise<LedgerCheckpoint[]> {
+    const heads: LedgerCheckpoint[] = [];
+    for (const logId of logs) heads.push(await this.ledger.settleInTransaction(tx, logId));
+    return heads;
   }
 
   /** Batch counters of the issuance and revocation sequencers (tests and benchmarks). */
