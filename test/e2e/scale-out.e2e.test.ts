@@ -68,12 +68,10 @@ beforeAll(async () => {
     CREDGATE_PUBLIC_URL: 'http://credgate.test',
     CREDGATE_WITNESSES: witnesses.map((w) => `${w.verifierKey}@${w.url}`).join(','),
     CREDGATE_WITNESS_QUORUM: '2',
+    // One API key drives the whole load (and the checkpoint polls): its deployment-wide budget is
+    // not the subject here. The machine is shared, so canonicalisation gets a generous deadline.
     CREDGATE_RATE_LIMIT_PER_API_KEY: '0',
-    CREDGATE_RATE_LIMIT_PER_CREDENTIAL: '0',
-    CREDGATE_RATE_LIMIT_PER_IP: '0',
-    CREDGATE_CANON_WORKERS: '1',
     CREDGATE_CANON_DEADLINE_MS: '20000',
-    CREDGATE_FACE_WORKERS: '1',
   };
   // Both at once on the empty database: each runs the migrator at start-up.
   const started = await Promise.allSettled([startService(env), startService(env)]);
