@@ -12,10 +12,10 @@ type Json = Record<string, any>;
  * fills the caches; a budget states the steady state), the largest count of three calls.
  */
 const BUDGET = {
-  // 2 per request (API key, issuer key) + 22 per sequencer batch: the issue transaction (11) and
-  // the head it stores after its commit (11: the consistency check and the anchor outbox row); a
-  // lone request is a batch of one.
-  fbIssue: 24, // was 17 before the query diet and the sequencer, without a stored head per issuance
+  // 2 per request (API key, issuer key) + 20 per sequencer batch, in one transaction: the issue
+  // (status list, credentials, leaves and nodes: 10 with BEGIN/COMMIT) and the head it signs
+  // (the consistency check, the head and its anchor outbox row: 10); a lone request is a batch of one.
+  fbIssue: 22, // was 17 before the query diet and the sequencer, without a stored head per issuance
   fbVerify: 8, // was 10: the API key 1, rate limits 2, ledger 4 (entry, head, proof), status bit 1
   vpCreate: 3, // was 5
   vpVerify: 4, // was 7
