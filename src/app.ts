@@ -80,9 +80,9 @@ export interface CredgateApp {
   readonly cosigner: WitnessCosigner;
   /** Batch counters of the Family B issuance and revocation sequencers. */
   batchStats(): ReturnType<PrismaCredentialRepository['stats']>;
-  /** Commits queued batches and waits for those in flight, then closes everything (the database last). */
   /** How the record caches hear of other instances' changes (tests wait on its barrier). */
   readonly cacheBus: InvalidationBus;
+  /** Commits queued batches and waits for those in flight, then closes everything (the database last). */
   close(): Promise<void>;
 }
 
@@ -97,13 +97,14 @@ async function invalidationBus(config: Config, logger: Logger): Promise<Invalida
   return bus;
 }
 
-/** Opens and migrates the database and returns services only (used by the CLI). */
+/** The anchor outbox every instance writes to, and the configured ledger adapter. */
 export interface CoreAnchoring {
   readonly outbox: AnchorOutbox;
   /** Null with CREDGATE_ANCHOR=none. */
   readonly adapter: AnchorAdapter | null;
 }
 
+/** Opens and migrates the database and returns services only (used by the CLI). */
 export async function createCore(
   options: AppOptions,
 ): Promise<{
