@@ -30,6 +30,11 @@ async function main(): Promise<number> {
     process.stdout.write(`${parsed.text}\n`);
     return 0;
   }
+  if (parsed.command.name === 'start') {
+    // The service's own entry point: it listens, and exits itself on SIGTERM/SIGINT after draining.
+    await import('./main.js');
+    return new Promise<number>(() => undefined);
+  }
   const config = parseConfig(process.env);
   if (TABLE_COMMANDS.has(parsed.command.name)) return runTableCommand(config, createLogger('warn'), parsed, io);
   const { db, services } = await createCore({ config, logger: createLogger('warn') });

@@ -27,6 +27,7 @@ async function existingTenant(services: Services, slug: string): Promise<void> {
 export async function runCommand(services: Services, { command, args, values }: Run, io: CliIo): Promise<void> {
   const v = (flag: string): string => values[flag]!;
   switch (command.name) {
+    case 'migrate':
     case 'db migrate':
       // Opening the core has applied the migrations already.
       io.out('database is migrated');

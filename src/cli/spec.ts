@@ -19,6 +19,18 @@ export interface CommandSpec {
 
 export const COMMANDS: readonly CommandSpec[] = [
   {
+    name: 'start',
+    summary: 'run the service (what `npm start` and `node dist/main.js` run; SIGTERM drains and stops it)',
+    positionals: [],
+    options: {},
+  },
+  {
+    name: 'migrate',
+    summary: 'apply pending database migrations (the same as `db migrate`)',
+    positionals: [],
+    options: {},
+  },
+  {
     name: 'db migrate',
     summary: 'apply pending database migrations',
     positionals: [],

@@ -39,10 +39,12 @@ export interface RunningService {
   stop(): Promise<number | null>;
 }
 
-export async function startService(env: Record<string, string>): Promise<RunningService> {
+/** Starts `node dist/main.js`, or another entry of dist/ with its arguments (e.g. `['cli.js', 'start']`). */
+export async function startService(env: Record<string, string>, command: readonly [string, ...string[]] = ['main.js']): Promise<RunningService> {
   requireBuild();
   const port = await freePort();
-  const proc = spawn(process.execPath, [path.join(DIST, 'main.js')], { cwd: ROOT, env: cleanEnv({ ...env, PORT: String(port) }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const [entry, ...args] = command;
+  const proc = spawn(process.execPath, [path.join(DIST, entry), ...args], { cwd: ROOT, env: cleanEnv({ ...env, PORT: String(port) }), stdio: ['ignore', 'pipe', 'pipe'] });
   const stdout: string[] = [];
   const stderr: string[] = [];
   proc.stdout!.on('data', (d: Buffer) => stdout.push(...d.toString().split('\n').filter(Boolean)));
