@@ -20,6 +20,7 @@ import type { Logger } from '../logging/logger';
 import { type LedgerCheckpoint, unwitnessed } from './ledger.port';
 import { parseLedgerId } from './log-id';
 import { PgNodeReader } from './pg-node-reader';
+import { retryTransaction } from '../db/transaction-retry';
 
 /** The stored signed tree heads of the logs; the only code that signs checkpoints. */
 export interface LogHeads {
@@ -102,7 +103,7 @@ export class PgLogHeads implements LogHeads {
   }
 
   async advance(logId: string): Promise<LedgerCheckpoint> {
-    const checkpoint = await this.prisma.$transaction((tx) => this.advanceIn(tx, logId), ADVANCE_TX);
+    const checkpoint = await retryTransaction(() => this.prisma.$transaction((tx) => this.advanceIn(tx, logId), ADVANCE_TX));
     this.announce(checkpoint);
     return checkpoint;
   }

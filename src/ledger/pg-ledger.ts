@@ -10,6 +10,7 @@ import { HeadKeeper } from './head-keeper';
 import { type LogHeadOptions, PgLogHeads } from './log-heads';
 import { parseLedgerId } from './log-id';
 import { PgNodeReader } from './pg-node-reader';
+import { retryTransaction } from '../db/transaction-retry';
 
 export interface LedgerOptions {
   /** 32-byte Ed25519 seed of the deployment-wide log key (see `deriveLedgerSeed`). Never stored. */
@@ -85,7 +86,7 @@ export class PgLedger implements Ledger {
 
   async append(logId: string, entry: LedgerEntry): Promise<AppendResult> {
     parseLedgerId(logId);
-    const result = await this.prisma.$transaction((tx) => this.appendInTransaction(tx, logId, entry), APPEND_TX);
+    const result = await retryTransaction(() => this.prisma.$transaction((tx) => this.appendInTransaction(tx, logId, entry), APPEND_TX));
     await this.settle(logId);
     return result;
   }

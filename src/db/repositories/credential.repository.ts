@@ -7,6 +7,7 @@ import { type CacheOptions, LocalInvalidationBus, RecordCache } from '../../cach
 import type { Prisma, PrismaClient } from '../database';
 import { type SequencerOptions, type SequencerStats, type Settled, Sequencer } from '../../ledger/sequencer';
 import { isUniqueViolation } from '../prisma-errors';
+import { retryTransaction } from '../transaction-retry';
 
 /** 16 KiB: the W3C minimum, so a list does not reveal how few credentials an issuer has. */
 export const STATUS_LIST_BYTES = 16 * 1024;
@@ -143,7 +144,7 @@ export class PrismaCredentialRepository {
    */
   private async issueBatch(statusListId: string, items: readonly IssueItem[]): Promise<Settled<FamilyBCredentialRecord>[]> {
     // One list belongs to one issuer DID, so to one tenant: every item shares it.
-    const outcome = await this.gate.run(items[0]!.tenantId, () => this.prisma.$transaction(async (tx) => {
+    const outcome = await this.gate.run(items[0]!.tenantId, () => retryTransaction(() => this.prisma.$transaction(async (tx) => {
       const [slot] = await tx.$queryRaw<{ next_index: number; allocated: Uint8Array }[]>`SELECT next_index, allocated FROM status_lists WHERE id = ${statusListId}::uuid FOR UPDATE`;
       if (!slot) throw new Error('status list vanished');
       let allocated: Uint8Array = slot.allocated;
@@ -192,7 +193,7 @@ export class PrismaCredentialRepository {
       // nextIndex counts the slots handed out; `version` (the public bits) does not move on issuance.
       await tx.statusList.update({ where: { id: statusListId }, data: { nextIndex: taken, allocated: Buffer.from(allocated) } });
       return { results, heads: await this.signHeads(tx, logs) };
-    }, TX));
+    }, TX)));
     this.ledger.committed(outcome.heads);
     return outcome.results;
   }
@@ -224,7 +225,7 @@ export class PrismaCredentialRepository {
    * requested time), so one statement can write them.
    */
   private async revokeBatch(statusListId: string, items: readonly RevokeItem[]): Promise<Settled<FamilyBCredentialRecord | null>[]> {
-    const outcome = await this.gate.run(items[0]!.tenantId, () => this.prisma.$transaction(async (tx) => {
+    const outcome = await this.gate.run(items[0]!.tenantId, () => retryTransaction(() => this.prisma.$transaction(async (tx) => {
       const [list] = await tx.$queryRaw<{ bits: Uint8Array }[]>`SELECT bits FROM status_lists WHERE id = ${statusListId}::uuid FOR UPDATE`;
       if (!list) throw new Error('status list vanished');
       const found = await tx.credential.findMany({ where: { id: { in: items.map((i) => i.id) }, statusListId } });
@@ -256,7 +257,7 @@ export class PrismaCredentialRepository {
       await tx.credential.updateMany({ where: { id: { in: changed.map((r) => r.id) } }, data: { status: 'revoked', revokedAt: at } });
       const heads = await this.signHeads(tx, await appendByLog(tx, this.ledger, anchors));
       return { results, heads };
-    }, TX));
+    }, TX)));
     this.ledger.committed(outcome.heads);
     return outcome.results;
   }
