@@ -8,6 +8,7 @@ import { EvmAnchorAdapter } from '../../src/anchor/evm/evm-adapter';
 import { AnchorRejected } from '../../src/anchor/anchor.port';
 import { Anvil, ANVIL_KEY } from '../support/anvil';
 import { type FbParty, fbParty } from '../support/family-b-fixtures';
+import { anchorStatus, stripNulls, until } from '../support/anchor-status';
 import { useTestServer } from '../support/harness';
 import { request } from '../support/http';
 import { graphqlFamilyB } from '../support/family-b-transports';
@@ -41,35 +42,15 @@ const server = useTestServer(() => ({
 
 const chain = () => createPublicClient({ transport: http(anvil.url) });
 
-/** The anchor status of (logId, size) through REST (nulls dropped), or GraphQL. */
-async function anchorStatus(key: string, logId: string, treeSize: number, via: 'REST' | 'GraphQL' = 'REST'): Promise<Json> {
-  if (via === 'GraphQL') return stripNulls((await server.sdk(key).ledgerAnchor({ logId, treeSize })).ledgerAnchor) as Json;
-  const rest = await request(server.baseUrl, 'GET', `/ledger/${logId}/anchors/${treeSize}`, { headers: { 'x-api-key': key } });
-  expect(rest.status).toBe(200);
-  return stripNulls(rest.json) as Json;
-}
 
 /** Once a status is settled, both transports must report the same. */
 async function sameThroughBoth(key: string, logId: string, treeSize: number): Promise<Json> {
-  const rest = await anchorStatus(key, logId, treeSize, 'REST');
-  expect(await anchorStatus(key, logId, treeSize, 'GraphQL')).toEqual(rest);
+  const rest = await anchorStatus(server, key, logId, treeSize, 'REST');
+  expect(await anchorStatus(server, key, logId, treeSize, 'GraphQL')).toEqual(rest);
   return rest;
 }
 
-function stripNulls(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(stripNulls);
-  if (v === null || typeof v !== 'object') return v;
-  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && x !== undefined).map(([k, x]) => [k, stripNulls(x)]));
-}
 
-async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  for (let i = 0; i < 600; i++) {
-    const v = await read();
-    if (done(v)) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 async function anchoredEvents(): Promise<{ logId: string; size: bigint; root: Hex }[]> {
   const logs = await chain().getLogs({ address: contract, event: parseAbiItem('event Anchored(bytes32 indexed logKey, uint64 indexed size, bytes32 root, string logId)'), fromBlock: 0n, toBlock: 'latest' });
@@ -94,7 +75,7 @@ describe('EVM anchoring against a local anvil chain', () => {
     const { logId, treeSize } = v0.anchor!;
     expect(['pending', 'anchored']).toContain(v0.anchor!.anchoring!['status']);
 
-    await until('the anchor', () => anchorStatus(party.keys.verifier, logId, treeSize, name as 'REST' | 'GraphQL'), (s) => s['status'] === 'anchored');
+    await until('the anchor', () => anchorStatus(server, party.keys.verifier, logId, treeSize, name as 'REST' | 'GraphQL'), (s) => s['status'] === 'anchored');
     const status = await sameThroughBoth(party.keys.verifier, logId, treeSize);
     const checkpoint = await request(server.baseUrl, 'GET', `/ledger/${logId}/checkpoint`, { headers: { 'x-api-key': party.keys.verifier } });
     expect(status).toMatchObject({
@@ -138,7 +119,7 @@ describe('EVM anchoring against a local anvil chain', () => {
     }
     for (const h of heads) {
       for (const via of ['REST', 'GraphQL'] as const) {
-        const s = await until('a failed attempt', () => anchorStatus(key, h.logId, h.treeSize, via), (x) => x['attempts'] >= 1 && x['lastError'] !== undefined);
+        const s = await until('a failed attempt', () => anchorStatus(server, key, h.logId, h.treeSize, via), (x) => x['attempts'] >= 1 && x['lastError'] !== undefined);
         expect(s).toMatchObject({ status: 'pending', lastError: expect.any(String) });
         expect(s['receipt']).toBeUndefined();
       }
@@ -146,7 +127,7 @@ describe('EVM anchoring against a local anvil chain', () => {
 
     await anvil.start(); // same port, same state file: the same chain and contract
     for (const h of heads) {
-      await until('the anchor after the outage', () => anchorStatus(key, h.logId, h.treeSize), (x) => x['status'] === 'anchored');
+      await until('the anchor after the outage', () => anchorStatus(server, key, h.logId, h.treeSize), (x) => x['status'] === 'anchored');
       expect(await sameThroughBoth(key, h.logId, h.treeSize)).toMatchObject({ status: 'anchored', check: { status: 'valid' } });
     }
     // Every outbox row (the heads of every log the issuances touched) gets anchored, and the chain

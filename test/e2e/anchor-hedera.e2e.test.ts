@@ -12,6 +12,7 @@ import { type HederaSettings, SecretKey } from '../../src/anchor/hedera/config';
 import { FakeHederaNode } from '../support/hedera/fake-node';
 import { MirrorStub } from '../support/hedera/mirror-stub';
 import { type FbParty, fbParty } from '../support/family-b-fixtures';
+import { anchorStatus, stripNulls, until } from '../support/anchor-status';
 import { useTestServer } from '../support/harness';
 import { request } from '../support/http';
 import { graphqlFamilyB } from '../support/family-b-transports';
@@ -48,27 +49,8 @@ const server = useTestServer(() => ({
   },
 }));
 
-async function anchorStatus(key: string, logId: string, treeSize: number, via: 'REST' | 'GraphQL' = 'REST'): Promise<Json> {
-  if (via === 'GraphQL') return stripNulls((await server.sdk(key).ledgerAnchor({ logId, treeSize })).ledgerAnchor) as Json;
-  const rest = await request(server.baseUrl, 'GET', `/ledger/${logId}/anchors/${treeSize}`, { headers: { 'x-api-key': key } });
-  expect(rest.status).toBe(200);
-  return stripNulls(rest.json) as Json;
-}
 
-function stripNulls(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(stripNulls);
-  if (v === null || typeof v !== 'object') return v;
-  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && x !== undefined).map(([k, x]) => [k, stripNulls(x)]));
-}
 
-async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  for (let i = 0; i < 600; i++) {
-    const v = await read();
-    if (done(v)) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** The checkpoints published on the topic, as (logId, size) of each message. */
 const published = (): string[] =>
@@ -88,7 +70,7 @@ describe('Hedera anchoring against a fake consensus node and mirror stub', () =>
     const t = name === 'REST' ? party.t : graphqlFamilyB(server);
     const credential = await party.issue();
     const { logId, treeSize } = unwrap(await t.verify(party.keys.verifier, credential)).anchor!;
-    const status = await until('the anchor', () => anchorStatus(party.keys.verifier, logId, treeSize, name as 'REST' | 'GraphQL'), (s) => s['status'] === 'anchored');
+    const status = await until('the anchor', () => anchorStatus(server, party.keys.verifier, logId, treeSize, name as 'REST' | 'GraphQL'), (s) => s['status'] === 'anchored');
     const checkpoint = await request(server.baseUrl, 'GET', `/ledger/${logId}/checkpoint`, { headers: { 'x-api-key': party.keys.verifier } });
     expect(status).toMatchObject({
       logId,
@@ -125,7 +107,7 @@ describe('Hedera anchoring against a fake consensus node and mirror stub', () =>
     }
     for (const h of heads) {
       for (const via of ['REST', 'GraphQL'] as const) {
-        const s = await until('a failed attempt', () => anchorStatus(key, h.logId, h.treeSize, via), (x) => x['attempts'] >= 1 && x['lastError'] !== undefined);
+        const s = await until('a failed attempt', () => anchorStatus(server, key, h.logId, h.treeSize, via), (x) => x['attempts'] >= 1 && x['lastError'] !== undefined);
         expect(s).toMatchObject({ status: 'pending', lastError: expect.any(String) });
         expect(s['receipt']).toBeUndefined();
       }
@@ -133,9 +115,9 @@ describe('Hedera anchoring against a fake consensus node and mirror stub', () =>
 
     await node.start(); // same port, same state: the same network and topic
     for (const h of heads) {
-      const s = await until('the anchor after the outage', () => anchorStatus(key, h.logId, h.treeSize), (x) => x['status'] === 'anchored');
+      const s = await until('the anchor after the outage', () => anchorStatus(server, key, h.logId, h.treeSize), (x) => x['status'] === 'anchored');
       expect(s).toMatchObject({ status: 'anchored', check: { status: 'valid' } });
-      expect(await anchorStatus(key, h.logId, h.treeSize, 'GraphQL')).toEqual(s);
+      expect(await anchorStatus(server, key, h.logId, h.treeSize, 'GraphQL')).toEqual(s);
     }
     // Every outbox row is anchored, and the topic holds exactly one message per row: no duplicates.
     const rows = await until('every outbox row anchored', () => server.app.db.prisma.anchorOutbox.findMany(), (all) => all.every((r) => r.status === 'anchored'));
