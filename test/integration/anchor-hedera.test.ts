@@ -215,8 +215,18 @@ describe('Hedera anchor via @hashgraph/sdk against the fake node and mirror stub
     expect(err).not.toBeInstanceOf(AnchorRejected);
     expect(messagesFor(topicId, '0.0.7', 10)).toBe(0);
     // A fresh client, as after a relay restart: the same head, then a retry, publish one message.
+    // The relay retries transient failures with backoff; so does this: right after start() the SDK
+    // may still find the node unhealthy ("All nodes are unhealthy") and give up on an attempt.
     const after = await adapter({ maxAttempts: 10, requestTimeoutMs: 30_000 });
-    const receipt = await after.submit(checkpoint('0.0.7', 10));
+    let receipt: Awaited<ReturnType<HederaAnchor['submit']>> | undefined;
+    for (let attempt = 1; !receipt; attempt++) {
+      try {
+        receipt = await after.submit(checkpoint('0.0.7', 10));
+      } catch (e) {
+        if (e instanceof AnchorRejected || attempt >= 20) throw e;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
     expect(await after.submit(checkpoint('0.0.7', 10))).toEqual(receipt);
     expect(messagesFor(topicId, '0.0.7', 10)).toBe(1);
     expect(await after.checkReceipt(receipt, checkpoint('0.0.7', 10))).toEqual({ status: 'valid' });
