@@ -8,7 +8,7 @@ import { EvmAnchorAdapter } from '../../src/anchor/evm/evm-adapter';
 import { AnchorRejected } from '../../src/anchor/anchor.port';
 import { Anvil, ANVIL_KEY } from '../support/anvil';
 import { type FbParty, fbParty } from '../support/family-b-fixtures';
-import { anchorStatus, stripNulls, until } from '../support/anchor-status';
+import { anchorStatus, expectFailedAttempts, stripNulls, until } from '../support/anchor-status';
 import { useTestServer } from '../support/harness';
 import { request } from '../support/http';
 import { graphqlFamilyB } from '../support/family-b-transports';
@@ -117,13 +117,7 @@ describe('EVM anchoring against a local anvil chain', () => {
       expect(a.anchoring!['status']).toBe('pending');
       heads.push({ logId: a.logId, treeSize: a.treeSize });
     }
-    for (const h of heads) {
-      for (const via of ['REST', 'GraphQL'] as const) {
-        const s = await until('a failed attempt', () => anchorStatus(server, key, h.logId, h.treeSize, via), (x) => x['attempts'] >= 1 && x['lastError'] !== undefined);
-        expect(s).toMatchObject({ status: 'pending', lastError: expect.any(String) });
-        expect(s['receipt']).toBeUndefined();
-      }
-    }
+    await expectFailedAttempts(server, key, heads);
 
     await anvil.start(); // same port, same state file: the same chain and contract
     for (const h of heads) {

@@ -12,7 +12,7 @@ import { type HederaSettings, SecretKey } from '../../src/anchor/hedera/config';
 import { FakeHederaNode } from '../support/hedera/fake-node';
 import { MirrorStub } from '../support/hedera/mirror-stub';
 import { type FbParty, fbParty } from '../support/family-b-fixtures';
-import { anchorStatus, stripNulls, until } from '../support/anchor-status';
+import { anchorStatus, expectFailedAttempts, stripNulls, until } from '../support/anchor-status';
 import { useTestServer } from '../support/harness';
 import { request } from '../support/http';
 import { graphqlFamilyB } from '../support/family-b-transports';
@@ -105,13 +105,7 @@ describe('Hedera anchoring against a fake consensus node and mirror stub', () =>
       const a = unwrap(await party.t.verify(key, c)).anchor!;
       heads.push({ logId: a.logId, treeSize: a.treeSize });
     }
-    for (const h of heads) {
-      for (const via of ['REST', 'GraphQL'] as const) {
-        const s = await until('a failed attempt', () => anchorStatus(server, key, h.logId, h.treeSize, via), (x) => x['attempts'] >= 1 && x['lastError'] !== undefined);
-        expect(s).toMatchObject({ status: 'pending', lastError: expect.any(String) });
-        expect(s['receipt']).toBeUndefined();
-      }
-    }
+    await expectFailedAttempts(server, key, heads);
 
     await node.start(); // same port, same state: the same network and topic
     for (const h of heads) {

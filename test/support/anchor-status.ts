@@ -27,3 +27,14 @@ export async function until<T>(what: string, read: () => Promise<T>, done: (v: T
   }
   throw new Error(`timed out waiting for ${what}`);
 }
+
+/** While the ledger is down: each head shows a failed attempt with its error, and no receipt, through both transports. */
+export async function expectFailedAttempts(server: TestServer, key: string, heads: readonly { logId: string; treeSize: number }[]): Promise<void> {
+  for (const h of heads) {
+    for (const via of ['REST', 'GraphQL'] as const) {
+      const s = await until('a failed attempt', () => anchorStatus(server, key, h.logId, h.treeSize, via), (x) => x['attempts'] >= 1 && x['lastError'] !== undefined);
+      expect(s).toMatchObject({ status: 'pending', lastError: expect.any(String) });
+      expect(s['receipt']).toBeUndefined();
+    }
+  }
+}

@@ -132,7 +132,8 @@ export class HederaAnchor implements AnchorAdapter, DidLedgerEntities {
 
   /** A File Service file holding `contents` (a DID document), updatable only with the operator key. */
   async createFile(contents: Uint8Array): Promise<string> {
-    // FileCreate carries at most one transaction's worth of contents (6 KiB with signatures); appending is not implemented.
+    // One FileCreate transaction carries at most ~6 KiB with its signatures; a DID document fits.
+    // Larger contents are refused outright (FileAppend chunks would be needed), never truncated.
     if (contents.length > 4 * MAX_MESSAGE_BYTES) throw new AnchorRejected(`file contents of ${contents.length} bytes exceed the ${4 * MAX_MESSAGE_BYTES}-byte single-transaction limit`);
     const { sdk, client, operatorKey } = this.parts;
     const { receipt } = await this.execute(async () => {
