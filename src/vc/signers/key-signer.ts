@@ -1,0 +1,76 @@
+import { createPrivateKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { p256, p384 } from '@noble/curves/nist.js';
+import { AppError } from '../../errors';
+import { didKeyFingerprint } from '../../domain/dids/did-key';
+import { nativeEd25519PublicKey, nativeEd25519Sign } from '../../domain/keys/native';
+import type { ProofSigner, SigningKeyType } from '../ports';
+
+/** Raw key material: Ed25519 32-byte seed; P-256/P-384 the big-endian scalar (32 / 48 bytes). */
+export interface SigningKeyPair {
+  readonly keyType: SigningKeyType;
+  readonly privateKey: Uint8Array;
+  /** Ed25519 32 bytes; EC keys compressed SEC1 (33 / 49 bytes), as did:key and Multikey carry them. */
+  readonly publicKey: Uint8Array;
+}
+
+const CURVES = { 'P-256': p256, 'P-384': p384 } as const;
+const SCALAR_LENGTH = { 'P-256': 32, 'P-384': 48 } as const;
+
+const b64url = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64url');
+
+/** A fresh key pair from the OS CSPRNG (node:crypto / OpenSSL). */
+export function generateSigningKeyPair(keyType: SigningKeyType): SigningKeyPair {
+  if (keyType === 'Ed25519') {
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const seed = new Uint8Array(Buffer.from(privateKey.export({ format: 'jwk' }).d ?? '', 'base64url'));
+    return { keyType, privateKey: seed, publicKey: nativeEd25519PublicKey(seed) };
+  }
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: keyType === 'P-256' ? 'prime256v1' : 'secp384r1' });
+  const scalar = new Uint8Array(Buffer.from(privateKey.export({ format: 'jwk' }).d ?? '', 'base64url'));
+  return { keyType, privateKey: scalar, publicKey: publicKeyOf(keyType, scalar) };
+}
+
+/** The public key (compressed for EC) of raw private key bytes. */
+export function publicKeyOf(keyType: SigningKeyType, privateKey: Uint8Array): Uint8Array {
+  if (keyType === 'Ed25519') return nativeEd25519PublicKey(privateKey);
+  return CURVES[keyType].getPublicKey(privateKey, true);
+}
+
+function ecPrivateKeyObject(keyType: 'P-256' | 'P-384', scalar: Uint8Array): KeyObject {
+  if (scalar.length !== SCALAR_LENGTH[keyType]) throw new AppError('INVALID_PRIVATE_KEY', `a ${keyType} private key is ${SCALAR_LENGTH[keyType]} bytes`);
+  const uncompressed = CURVES[keyType].getPublicKey(scalar, false);
+  const half = (uncompressed.length - 1) / 2;
+  return createPrivateKey({
+    key: { kty: 'EC', crv: keyType, d: b64url(scalar), x: b64url(uncompressed.subarray(1, 1 + half)), y: b64url(uncompressed.subarray(1 + half)) },
+    format: 'jwk',
+  });
+}
+
+/**
+ * Raw signature of `data` by `privateKey`: Ed25519 (RFC 8032, 64 bytes), or ECDSA with SHA-256 (P-256) /
+ * SHA-384 (P-384) over `data` in IEEE P1363 form `r || s`, as Data Integrity and JOSE carry it.
+ */
+export function signRaw(keyType: SigningKeyType, privateKey: Uint8Array, data: Uint8Array): Uint8Array {
+  if (keyType === 'Ed25519') return nativeEd25519Sign(data, privateKey);
+  const hash = keyType === 'P-256' ? 'sha256' : 'sha384';
+  return new Uint8Array(sign(hash, data, { key: ecPrivateKeyObject(keyType, privateKey), dsaEncoding: 'ieee-p1363' }));
+}
+
+/** The did:key of a public key and its one verification method (`did:key:z…#z…`). */
+export function didKeyIdentity(keyType: SigningKeyType, publicKey: Uint8Array): { did: string; verificationMethod: string } {
+  const fingerprint = didKeyFingerprint(keyType, publicKey);
+  return { did: `did:key:${fingerprint}`, verificationMethod: `did:key:${fingerprint}#${fingerprint}` };
+}
+
+/**
+ * A signer over raw key bytes. The bytes are copied so the caller may wipe its buffer; callers that
+ * hold keys sealed (KeyCustody) should build a signer per use rather than keep one around.
+ */
+export function createKeySigner(pair: Pick<SigningKeyPair, 'keyType' | 'privateKey'>, verificationMethod: string): ProofSigner {
+  const key = Uint8Array.from(pair.privateKey);
+  return {
+    keyType: pair.keyType,
+    verificationMethod,
+    sign: async (data) => signRaw(pair.keyType, key, data),
+  };
+}
