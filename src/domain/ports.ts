@@ -30,10 +30,17 @@ export interface ApiKeyRecord {
 
 export type KeyAlgorithm = 'secp256k1' | 'Ed25519';
 
+/**
+ * What key custody holds: the DID algorithms above, plus the NIST curves the VC-API's did:key
+ * issuers sign with (ecdsa-rdfc-2019, ES256/ES384). Private keys are the raw scalar (32 / 48
+ * bytes), public keys compressed SEC1, sealed like the others.
+ */
+export type CustodyKeyAlgorithm = KeyAlgorithm | 'P-256' | 'P-384';
+
 export interface ManagedKeyRecord {
   readonly id: string;
   readonly tenantId: string;
-  readonly algorithm: KeyAlgorithm;
+  readonly algorithm: CustodyKeyAlgorithm;
   readonly publicKeyHex: string;
   readonly encryptedPrivateKey: Uint8Array;
   readonly kekId: string;
@@ -79,7 +86,7 @@ export interface ApiKeyRepository {
 export interface ManagedKeyRepository {
   create(input: Omit<ManagedKeyRecord, 'createdAt'>): Promise<ManagedKeyRecord>;
   findById(tenantId: string, id: string): Promise<ManagedKeyRecord | null>;
-  findByPublicKey(tenantId: string, algorithm: KeyAlgorithm, publicKeyHex: string): Promise<ManagedKeyRecord | null>;
+  findByPublicKey(tenantId: string, algorithm: CustodyKeyAlgorithm, publicKeyHex: string): Promise<ManagedKeyRecord | null>;
 }
 
 export interface NewDid {
@@ -112,8 +119,8 @@ export interface DidRepository {
 
 /** Custody of service-held private keys; plaintext keys exist only inside `use`. */
 export interface KeyCustody {
-  store(input: { tenantId: string; algorithm: KeyAlgorithm; privateKey: Uint8Array; publicKeyHex: string; purpose: string }): Promise<ManagedKeyRecord>;
-  findByPublicKey(tenantId: string, algorithm: KeyAlgorithm, publicKeyHex: string): Promise<ManagedKeyRecord | null>;
+  store(input: { tenantId: string; algorithm: CustodyKeyAlgorithm; privateKey: Uint8Array; publicKeyHex: string; purpose: string }): Promise<ManagedKeyRecord>;
+  findByPublicKey(tenantId: string, algorithm: CustodyKeyAlgorithm, publicKeyHex: string): Promise<ManagedKeyRecord | null>;
   use<T>(tenantId: string, keyId: string, fn: (privateKey: Uint8Array) => T | Promise<T>): Promise<T>;
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors';
-import type { KeyAlgorithm, KeyCustody, ManagedKeyRecord, ManagedKeyRepository } from '../domain/ports';
+import type { CustodyKeyAlgorithm, KeyCustody, ManagedKeyRecord, ManagedKeyRepository } from '../domain/ports';
 import { type Keyring, open, seal } from './envelope';
 
 /** Binds a ciphertext to its row: moving it to another key id, tenant or public key breaks it. */
@@ -32,14 +32,14 @@ export class EnvelopeKeyCustody implements KeyCustody {
     private readonly repo: ManagedKeyRepository,
   ) {}
 
-  store(input: { tenantId: string; algorithm: KeyAlgorithm; privateKey: Uint8Array; publicKeyHex: string; purpose: string }): Promise<ManagedKeyRecord> {
+  store(input: { tenantId: string; algorithm: CustodyKeyAlgorithm; privateKey: Uint8Array; publicKeyHex: string; purpose: string }): Promise<ManagedKeyRecord> {
     const id = randomUUID();
     const { privateKey, ...rest } = input;
     const encryptedPrivateKey = sealManagedKey(this.keys, { id, ...rest }, privateKey);
     return this.repo.create({ id, ...rest, encryptedPrivateKey, kekId: this.keys.sealing.id });
   }
 
-  findByPublicKey(tenantId: string, algorithm: KeyAlgorithm, publicKeyHex: string): Promise<ManagedKeyRecord | null> {
+  findByPublicKey(tenantId: string, algorithm: CustodyKeyAlgorithm, publicKeyHex: string): Promise<ManagedKeyRecord | null> {
     return this.repo.findByPublicKey(tenantId, algorithm, publicKeyHex);
   }
 

@@ -1,8 +1,8 @@
-import type { KeyAlgorithm, ManagedKeyRecord, ManagedKeyRepository } from '../../domain/ports';
+import type { CustodyKeyAlgorithm, ManagedKeyRecord, ManagedKeyRepository } from '../../domain/ports';
 import type { PrismaClient } from '../database';
 
 type Row = Omit<ManagedKeyRecord, 'algorithm'> & { algorithm: string };
-const toRecord = (row: Row): ManagedKeyRecord => ({ ...row, algorithm: row.algorithm as KeyAlgorithm });
+const toRecord = (row: Row): ManagedKeyRecord => ({ ...row, algorithm: row.algorithm as CustodyKeyAlgorithm });
 
 export class PrismaManagedKeyRepository implements ManagedKeyRepository {
   constructor(private readonly prisma: PrismaClient) {}
@@ -19,7 +19,7 @@ export class PrismaManagedKeyRepository implements ManagedKeyRepository {
     return row ? toRecord(row) : null;
   }
 
-  async findByPublicKey(tenantId: string, algorithm: KeyAlgorithm, publicKeyHex: string): Promise<ManagedKeyRecord | null> {
+  async findByPublicKey(tenantId: string, algorithm: CustodyKeyAlgorithm, publicKeyHex: string): Promise<ManagedKeyRecord | null> {
     const row = await this.prisma.managedKey.findUnique({
       where: { tenantId_algorithm_publicKeyHex: { tenantId, algorithm, publicKeyHex } },
     });

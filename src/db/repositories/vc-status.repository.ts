@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../../errors';
+import { markSlot, pickFreeSlot } from '../../domain/status-list';
+import type { VcStatusChange, VcStatusListRecord, VcStatusPurpose, VcStatusRepository, VcStatusSlot } from '../../domain/vc-issuers';
+import type { Prisma, PrismaClient } from '../database';
+import { isUniqueViolation } from '../prisma-errors';
+import { retryTransaction } from '../transaction-retry';
+
+/** 16 KiB = 131,072 entries: the W3C minimum, so a list does not reveal how few credentials an issuer has. */
+export const VC_STATUS_LIST_BYTES = 16 * 1024;
+
+/** Issuance signs inside the transaction that holds the list's row lock; give queued ones room. */
+const TX = { maxWait: 30_000, timeout: 30_000 } as const;
+
+const bitOf = (bits: Uint8Array, index: number): boolean => (((bits[index >> 3] ?? 0) >> (7 - (index & 7))) & 1) === 1;
+
+interface ListRow {
+  id: string;
+  seq: number;
+  taken: number;
+  allocated: Uint8Array;
+}
+
+/**
+ * Status lists of VC-API issuer instances and the entries of the credentials they issued. Each
+ * list row is locked (FOR UPDATE) by whoever draws a slot from it or flips one of its bits, so two
+ * instances of the service never hand out one index twice (the (list, index) primary key would
+ * refuse it anyway).
+ */
+export class PrismaVcStatusRepository implements VcStatusRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async allocate<T>(
+    input: { tenantId: string; issuerId: string; credentialId: string; purposes: readonly VcStatusPurpose[] },
+    build: (slots: readonly VcStatusSlot[]) => Promise<T>,
+  ): Promise<T> {
+    // Sorted, so two issuances of one issuer lock its lists in the same order.
+    const purposes = [...new Set(input.purposes)].sort();
+    for (const purpose of purposes) await this.ensureList(input.tenantId, input.issuerId, purpose);
+    try {
+      return await retryTransaction(() =>
+        this.prisma.$transaction(async (tx) => {
+          const slots: VcStatusSlot[] = [];
+          for (const purpose of purposes) {
+            const list = await this.currentList(tx, input.tenantId, input.issuerId, purpose);
+            const index = pickFreeSlot(list.allocated);
+            if (index === null) throw new Error('a status list with free slots has none');
+            await tx.vcStatusList.update({ where: { id: list.id }, data: { allocated: Buffer.from(markSlot(list.allocated, index)), taken: list.taken + 1 } });
+            await tx.vcCredentialStatus.create({ data: { listId: list.id, index, tenantId: input.tenantId, credentialId: input.credentialId, purpose } });
+            slots.push({ listId: list.id, index, purpose });
+          }
+          return build(slots);
+        }, TX),
+      );
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new AppError('CONFLICT', 'a credential with this id was already issued by this tenant (credential.id or options.credentialId must be new)');
+      throw e;
+    }
+  }
+
+  /** The first list of an issuer and purpose, created empty on first use (race-safe: unique issuer, purpose, seq). */
+  private async ensureList(tenantId: string, issuerId: string, purpose: VcStatusPurpose): Promise<void> {
+    const found = await this.prisma.vcStatusList.findFirst({ where: { issuerId, purpose }, select: { id: true } });
+    if (found) return;
+    await this.prisma.vcStatusList.createMany({ data: [this.emptyList(tenantId, issuerId, purpose, 0)], skipDuplicates: true });
+  }
+
+  private emptyList(tenantId: string, issuerId: string, purpose: VcStatusPurpose, seq: number) {
+    return { id: randomUUID(), tenantId, issuerId, purpose, seq, bits: Buffer.alloc(VC_STATUS_LIST_BYTES), allocated: Buffer.alloc(VC_STATUS_LIST_BYTES) };
+  }
+
+  /**
+   * The newest list of the issuer and purpose, locked; when it is full, the next one, created
+   * while the full one's lock is held (so only one transaction creates it).
+   */
+  private async currentList(tx: Prisma.TransactionClient, tenantId: string, issuerId: string, purpose: VcStatusPurpose): Promise<ListRow> {
+    const [row] = await tx.$queryRaw<ListRow[]>`
+      SELECT id::text, seq, taken, allocated FROM vc_status_lists
+      WHERE issuer_id = ${issuerId}::uuid AND purpose = ${purpose} ORDER BY seq DESC LIMIT 1 FOR UPDATE`;
+    if (!row) throw new Error('status list vanished');
+    if (row.taken < row.allocated.length * 8) return row;
+    const next = this.emptyList(tenantId, issuerId, purpose, row.seq + 1);
+    await tx.vcStatusList.create({ data: next });
+    return { id: next.id, seq: next.seq, taken: 0, allocated: next.allocated };
+  }
+
+  async entries(tenantId: string, credentialId: string): Promise<VcStatusSlot[]> {
+    const rows = await this.prisma.vcCredentialStatus.findMany({ where: { tenantId, credentialId }, orderBy: { purpose: 'asc' } });
+    return rows.map((r) => ({ listId: r.listId, index: r.index, purpose: r.purpose as VcStatusPurpose }));
+  }
+
+  async setStatus(tenantId: string, credentialId: string, purpose: VcStatusPurpose, set: boolean): Promise<VcStatusChange | null> {
+    const entry = await this.prisma.vcCredentialStatus.findUnique({ where: { tenantId_credentialId_purpose: { tenantId, credentialId, purpose } } });
+    if (!entry) return null;
+    const slot: VcStatusSlot = { listId: entry.listId, index: entry.index, purpose };
+    return retryTransaction(() =>
+      this.prisma.$transaction(async (tx) => {
+        const [list] = await tx.$queryRaw<{ bits: Uint8Array }[]>`SELECT bits FROM vc_status_lists WHERE id = ${entry.listId}::uuid FOR UPDATE`;
+        if (!list) throw new Error('status list vanished');
+        if (bitOf(list.bits, entry.index) === set) return { slot, set, changed: false };
+        const bits = Buffer.from(list.bits);
+        // W3C Bitstring Status List: index 0 is the most significant bit of byte 0.
+        if (set) bits[entry.index >> 3]! |= 0x80 >> (entry.index & 7);
+        else bits[entry.index >> 3]! &= ~(0x80 >> (entry.index & 7)) & 0xff;
+        await tx.vcStatusList.update({ where: { id: entry.listId }, data: { bits, version: { increment: 1 } } });
+        return { slot, set, changed: true };
+      }, TX),
+    );
+  }
+
+  async bit(listId: string, index: number): Promise<boolean | null> {
+    const list = await this.prisma.vcStatusList.findUnique({ where: { id: listId }, select: { bits: true } });
+    if (!list || !Number.isSafeInteger(index) || index < 0 || index >= list.bits.length * 8) return null;
+    return bitOf(list.bits, index);
+  }
+
+  async list(listId: string): Promise<VcStatusListRecord | null> {
+    const r = await this.prisma.vcStatusList.findUnique({ where: { id: listId } });
+    return r ? { id: r.id, tenantId: r.tenantId, issuerId: r.issuerId, purpose: r.purpose as VcStatusPurpose, bits: r.bits, version: r.version, updatedAt: r.updatedAt } : null;
+  }
+
+  async signedList(listId: string): Promise<{ document: Record<string, unknown>; version: number } | null> {
+    const r = await this.prisma.vcStatusList.findUnique({ where: { id: listId }, select: { version: true, signedVersion: true, signedDocument: true } });
+    return r && r.signedVersion === r.version && r.signedDocument !== null ? { document: r.signedDocument as Record<string, unknown>, version: r.version } : null;
+  }
+
+  async storeSignedList(listId: string, version: number, document: Record<string, unknown>): Promise<void> {
+    await this.prisma.vcStatusList.updateMany({ where: { id: listId, version }, data: { signedDocument: document as Prisma.InputJsonObject, signedVersion: version } });
+  }
+}

@@ -1,0 +1,79 @@
+import type { IssuingSuite, SigningKeyType } from '../vc/ports';
+
+/** A VC-API issuer instance: a did:key whose key custody holds, and the suite it signs with. */
+export interface VcIssuerRecord {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly did: string;
+  readonly keyType: SigningKeyType;
+  readonly cryptosuite: IssuingSuite;
+  readonly managedKeyId: string;
+  readonly isDefault: boolean;
+  readonly createdAt: Date;
+}
+
+export interface NewVcIssuer {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly did: string;
+  readonly keyType: SigningKeyType;
+  readonly cryptosuite: IssuingSuite;
+  readonly managedKeyId: string;
+  readonly isDefault: boolean;
+}
+
+export interface VcIssuerRepository {
+  /** Stores an instance. A second default of one tenant is not stored: the existing default is returned. */
+  create(input: NewVcIssuer): Promise<VcIssuerRecord>;
+  findDefault(tenantId: string): Promise<VcIssuerRecord | null>;
+  findForTenant(tenantId: string, id: string): Promise<VcIssuerRecord | null>;
+  findById(id: string): Promise<VcIssuerRecord | null>;
+  listByTenant(tenantId: string): Promise<VcIssuerRecord[]>;
+}
+
+export type VcStatusPurpose = 'revocation' | 'suspension';
+export const VC_STATUS_PURPOSES: readonly VcStatusPurpose[] = ['revocation', 'suspension'];
+
+/** One allocated status entry of a credential. */
+export interface VcStatusSlot {
+  readonly listId: string;
+  readonly index: number;
+  readonly purpose: VcStatusPurpose;
+}
+
+export interface VcStatusListRecord {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly issuerId: string;
+  readonly purpose: VcStatusPurpose;
+  readonly bits: Uint8Array;
+  readonly version: number;
+  readonly updatedAt: Date;
+}
+
+export interface VcStatusChange {
+  readonly slot: VcStatusSlot;
+  /** The bit after the change. */
+  readonly set: boolean;
+  /** False when the bit already had the requested value (the request is idempotent). */
+  readonly changed: boolean;
+}
+
+export interface VcStatusRepository {
+  /**
+   * Draws one free slot per purpose (at random, under the list's row lock) for `credentialId`,
+   * runs `build` with them, and commits the entries only when `build` succeeded: a credential
+   * that cannot be signed leaves nothing behind. CONFLICT when the tenant already issued that id.
+   */
+  allocate<T>(input: { tenantId: string; issuerId: string; credentialId: string; purposes: readonly VcStatusPurpose[] }, build: (slots: readonly VcStatusSlot[]) => Promise<T>): Promise<T>;
+  /** The tenant's entries of a credential (empty when it has none, or it is another tenant's). */
+  entries(tenantId: string, credentialId: string): Promise<VcStatusSlot[]>;
+  /** Sets or clears the bit of the tenant's entry for `purpose`; null when there is no such entry. */
+  setStatus(tenantId: string, credentialId: string, purpose: VcStatusPurpose, set: boolean): Promise<VcStatusChange | null>;
+  /** One bit, read fresh. Null when the list does not exist or the index is out of range. */
+  bit(listId: string, index: number): Promise<boolean | null>;
+  list(listId: string): Promise<VcStatusListRecord | null>;
+  /** The stored signed list credential when it is of the list's current version. */
+  signedList(listId: string): Promise<{ document: Record<string, unknown>; version: number } | null>;
+  storeSignedList(listId: string, version: number, document: Record<string, unknown>): Promise<void>;
+}
