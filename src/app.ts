@@ -49,7 +49,7 @@ import type { Logger } from './logging/logger';
 import { healthRoutes } from './rest/health.routes';
 import { errorHandler, notFoundHandler } from './rest/middleware/error-handler';
 import { requestContext } from './rest/middleware/request-context';
-import { isFamilyAPath, restRouter } from './rest/router';
+import { familyOfPath, restRouter } from './rest/router';
 import { indexRoutes } from './rest/index.routes';
 import { openapiRoutes } from './rest/openapi/routes';
 import { methodNotAllowed } from './rest/middleware/method-not-allowed';
@@ -61,6 +61,11 @@ import { AnchorService } from './anchor/anchor.service';
 import { loadAnchorAdapter } from './anchor/load-adapter';
 import { AnchorRelay, DEFAULT_RELAY_OPTIONS } from './anchor/relay';
 import type { AnchorAdapter } from './anchor/anchor.port';
+import { PrismaVcIssuerRepository } from './db/repositories/vc-issuer.repository';
+import { PrismaVcStatusRepository } from './db/repositories/vc-status.repository';
+import { VC_API_DEFAULT_BASE } from './contracts/vc-api';
+import { createDidResolver } from './vc/resolver';
+import { createHttpStatusListSource } from './vc/status';
 
 export interface AppOptions {
   readonly config: Config;
@@ -185,6 +190,14 @@ export async function createCore(
       idempotencyStore: new PrismaIdempotencyRepository(db.prisma),
       writes,
       anchors: new AnchorService(anchoring.outbox, anchoring.adapter, anchorConfig.mode),
+      vcApi: {
+        issuers: new PrismaVcIssuerRepository(db.prisma),
+        status: new PrismaVcStatusRepository(db.prisma),
+        base: config.vcApiBase ?? VC_API_DEFAULT_BASE,
+        // did:key locally, did:web over HTTPS, the service's own method from its records.
+        resolver: (dids) => createDidResolver({ resolveOwn: (did: string) => dids.resolveDocument(did), ownMethod: config.didMethod }),
+        remoteStatus: createHttpStatusListSource({}),
+      },
     });
     return { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus: bus, anchoring };
   } catch (e) {
@@ -247,7 +260,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   let table: RouteTable | undefined;
   const routes = (): RouteTable => (table ??= new RouteTable(collectRoutes(http.router.stack)));
   http.use(requestContext(logger));
-  http.use(methodNotAllowed(routes, isFamilyAPath));
+  http.use(methodNotAllowed(routes, familyOfPath(services.vcApi.base)));
   http.use(indexRoutes(routes));
   http.use(openapiRoutes({ docs: config.apiDocs }));
   http.use(healthRoutes(services.health));

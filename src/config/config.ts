@@ -70,6 +70,8 @@ export interface Config {
   readonly graphqlUi: { readonly playground: boolean; readonly introspection: boolean };
   /** The Swagger UI reference page at GET /docs (CREDGATE_API_DOCS); /openapi.json is always served. */
   readonly apiDocs: boolean;
+  /** CREDGATE_VC_API_BASE: the base path of the W3C VC-API routes (default `/vc-api`). */
+  readonly vcApiBase?: string;
   /** CREDGATE_HEADERS_TIMEOUT_MS, _REQUEST_TIMEOUT_MS, _MAX_CONNECTIONS, _UPLOAD_BUDGET_BYTES, _UPLOAD_IDLE_TIMEOUT_MS. */
   readonly http: HttpLimits;
   readonly faces: {
@@ -265,6 +267,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
       introspection: boolSetting(env, 'CREDGATE_GRAPHQL_INTROSPECTION', true),
     }),
     apiDocs: boolSetting(env, 'CREDGATE_API_DOCS', true),
+    vcApiBase: parseVcApiBase(nonEmpty(env, 'CREDGATE_VC_API_BASE')),
     faces: Object.freeze(parseFaces(env)),
     canon: Object.freeze(parseCanon(env)),
     // 2 ms costs a lone request little next to its ~4 ms commit, and lets a burst share one commit.
@@ -285,4 +288,11 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     witness: parseWitnesses(env),
     hedera: parseHederaConfig(env),
   });
+}
+
+/** `/vc-api`, `/w3c/vc`: one or more literal path segments, no trailing slash. */
+function parseVcApiBase(raw: string | undefined): string {
+  if (raw === undefined) return '/vc-api';
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(raw)) throw new ConfigError('CREDGATE_VC_API_BASE must be a path such as /vc-api (literal segments, no trailing slash)');
+  return raw;
 }

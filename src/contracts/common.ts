@@ -15,6 +15,12 @@ export const FamilyBError = Type.Object(
   { title: 'FamilyBError', additionalProperties: true },
 );
 
+/** RFC 9457 problem details (the VC-API routes' errors): `code` and `details` as in the other families. */
+export const ProblemDetails = Type.Object(
+  { type: Type.String(), title: Type.String(), status: Type.Integer(), detail: Type.String(), code: Type.String(), details: Type.Optional(Type.Array(FieldIssue)) },
+  { title: 'ProblemDetails', additionalProperties: true },
+);
+
 /** Family A error envelope. */
 export const FamilyAError = Type.Object(
   {

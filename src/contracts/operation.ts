@@ -9,8 +9,11 @@ import type { Scope } from '../domain/tenancy/actor';
  */
 export type Method = 'get' | 'post' | 'put' | 'delete';
 
-/** Which error envelope the operation answers with (service routes answer Family B's `{ error }`). */
-export type Family = 'A' | 'B' | 'service';
+/**
+ * Which error envelope the operation answers with (service routes answer Family B's `{ error }`;
+ * `problem`: RFC 9457 problem details, the VC-API's).
+ */
+export type Family = 'A' | 'B' | 'service' | 'problem';
 
 export interface Parameter {
   readonly name: string;

@@ -12,6 +12,8 @@ export const ORACLE_FIELDS: ReadonlySet<string> = new Set([
   'verifySignature',
   'compareFaces',
   'decryptCredential',
+  'vcVerifyCredential',
+  'vcVerifyPresentation',
 ]);
 
 /**

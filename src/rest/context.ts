@@ -2,7 +2,8 @@ import type { Request, Response } from 'express';
 import type { Actor } from '../domain/tenancy/actor';
 import type { Logger } from '../logging/logger';
 
-export type Family = 'A' | 'B';
+/** A: Family A envelope; B: Family B `{ error }`; P: RFC 9457 problem details (VC-API). */
+export type Family = 'A' | 'B' | 'P';
 
 /** What middleware leaves on `res.locals` for handlers and the error mapper. */
 export interface RestLocals {

@@ -20,6 +20,8 @@ import { sendAppError } from './middleware/error-handler';
 import { type ByteBudget, uploadGuard } from './middleware/upload-guard';
 import { rateLimits } from './middleware/rate-limit';
 import { idempotentIssuing } from './middleware/idempotency';
+import { vcApiRoutes } from './vc-api/vc-api.routes';
+import type { Family } from './context';
 
 /** Path prefixes of Family A; their errors use the Family A envelope. */
 export const FAMILY_A_PREFIXES = ['/api', '/issuer', '/user', '/verifier'];
@@ -33,6 +35,23 @@ export function isFamilyAPath(path: string): boolean {
 function markFamilyA(_req: Request, res: Response, next: NextFunction): void {
   (res.locals as RestLocals).family = 'A';
   next();
+}
+
+function markProblem(_req: Request, res: Response, next: NextFunction): void {
+  (res.locals as RestLocals).family = 'P';
+  next();
+}
+
+/** Whether a path is under the VC-API base path (case-insensitive, like express). */
+export function isVcApiPath(path: string, base: string): boolean {
+  const p = path.toLowerCase();
+  const b = base.toLowerCase();
+  return p === b || p.startsWith(`${b}/`);
+}
+
+/** The error envelope of a path: Family A, the VC-API's problem details, or Family B. */
+export function familyOfPath(vcApiBase: string): (path: string) => Family {
+  return (path) => (isFamilyAPath(path) ? 'A' : isVcApiPath(path, vcApiBase) ? 'P' : 'B');
 }
 
 export interface RestOptions {
@@ -50,6 +69,7 @@ export function restRouter(services: Services, options: RestOptions): Router {
   const { maxImageBytes } = options;
   const r = Router();
   r.use(FAMILY_A_PREFIXES, markFamilyA);
+  r.use(services.vcApi.base, markProblem);
   // Order matters: the key is checked, then the upload budget, and only then is a body read.
   r.use(authenticateFirst(services.auth));
   r.use(uploadGuard({ budget: options.uploadBudget, maxRequestBytes: options.maxUploadBytes, idleTimeoutMs: options.uploadIdleTimeoutMs, respond: sendAppError }));
@@ -75,5 +95,6 @@ export function restRouter(services: Services, options: RestOptions): Router {
   r.use(credentialRoutes(services.auth, services.familyBCredentials));
   r.use(presentationRoutes(services.auth, services.presentations, services.signatures, services.zkpTokens));
   r.use(publicRoutes(services.schemas, services.familyBCredentials));
+  r.use(services.vcApi.base, vcApiRoutes(services.auth, services.vcApi));
   return r;
 }

@@ -38,6 +38,9 @@ import { FairGate } from '../fairness/fair-gate';
 import { DEFAULT_IDEMPOTENCY_TTL_SECONDS } from '../config/config';
 import { type IdempotencyStore, IdempotencyService } from './idempotency.service';
 import type { AnchorService } from '../anchor/anchor.service';
+import type { VcIssuerRepository, VcStatusRepository } from '../domain/vc-issuers';
+import type { DidResolver, StatusListSource } from '../vc/ports';
+import { type VcApiServices, createVcApiServices } from './vc-api';
 
 export interface Services {
   readonly auth: AuthService;
@@ -64,6 +67,20 @@ export interface Services {
   readonly writes: FairGate;
   /** Idempotency-Key records of issuing requests (the transports claim and complete them). */
   readonly idempotency: IdempotencyService;
+  /** The W3C VC-API: issuer instances, issuance, verification of anyone's credentials, status lists. */
+  readonly vcApi: VcApiServices;
+}
+
+/** What the VC-API needs from the composition root. */
+export interface VcApiWiring {
+  readonly issuers: VcIssuerRepository;
+  readonly status: VcStatusRepository;
+  /** CREDGATE_VC_API_BASE, e.g. `/vc-api`. */
+  readonly base: string;
+  /** Builds the DID resolver around the service's own DID method (resolved from its records). */
+  readonly resolver: (dids: DidsService) => DidResolver;
+  /** Other issuers' status lists over HTTPS (cached, bounded). */
+  readonly remoteStatus: StatusListSource;
 }
 
 export interface ServiceDeps {
@@ -88,6 +105,7 @@ export interface ServiceDeps {
   readonly writes: FairGate;
   /** Anchor status of signed heads (src/anchor); absent in tests that build services by hand. */
   readonly anchors?: AnchorService;
+  readonly vcApi: VcApiWiring;
 }
 
 const isRecord = (c: unknown): c is Record<string, unknown> => c !== null && typeof c === 'object' && !Array.isArray(c);
@@ -134,6 +152,16 @@ export function createServices(d: ServiceDeps): Services {
     rateLimits,
     idempotency: new IdempotencyService(d.idempotencyStore, { ttlSeconds: d.config.idempotencyTtlSeconds ?? DEFAULT_IDEMPOTENCY_TTL_SECONDS }),
     writes: d.writes,
+    vcApi: createVcApiServices({
+      issuerRepo: d.vcApi.issuers,
+      statusRepo: d.vcApi.status,
+      custody: d.custody,
+      clock: d.clock,
+      publicUrl: d.config.publicUrl,
+      base: d.vcApi.base,
+      resolver: d.vcApi.resolver(dids),
+      remoteStatus: d.vcApi.remoteStatus,
+    }),
   };
 }
 

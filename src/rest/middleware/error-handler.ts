@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, isAppError, isRetryLater } from '../../errors';
 import { databaseBusyError } from '../../db/busy-errors';
-import { familyAError, familyBError } from '../envelopes';
+import { familyAError, familyBError, problemDetails } from '../envelopes';
 import type { RestLocals } from '../context';
 import { bodyParserError } from './body';
 
@@ -30,6 +30,10 @@ export function sendAppError(res: Response, e: AppError): void {
   const l = res.locals as RestLocals;
   if (isRetryLater(e)) res.setHeader('Retry-After', String(e.retryAfterSeconds));
   if (e.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'ApiKey header="X-API-Key"');
+  if (l.family === 'P') {
+    res.status(e.status).type('application/problem+json').send(JSON.stringify(problemDetails(e)));
+    return;
+  }
   res.status(e.status).json(l.family === 'A' ? familyAError(e) : familyBError(e));
 }
 

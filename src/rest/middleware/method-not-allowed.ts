@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../../errors';
-import type { RestLocals } from '../context';
+import type { Family, RestLocals } from '../context';
 import type { RouteTable } from '../route-table';
 import { hasBody } from './authenticate-first';
 import { sendAppError } from './error-handler';
@@ -15,7 +15,7 @@ import { sendAppError } from './error-handler';
  * list the methods of `:param` routes the path only looks like). `table` is called per request
  * (the caller caches it).
  */
-export function methodNotAllowed(table: () => RouteTable, isFamilyA: (path: string) => boolean) {
+export function methodNotAllowed(table: () => RouteTable, familyOf: (path: string) => Family) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const allowed = table().allowed(req.path);
     if (allowed === undefined || allowed === '*' || allowed.has(req.method)) return next();
@@ -25,7 +25,7 @@ export function methodNotAllowed(table: () => RouteTable, isFamilyA: (path: stri
       res.status(204).end();
       return;
     }
-    (res.locals as RestLocals).family = isFamilyA(req.path) ? 'A' : 'B';
+    (res.locals as RestLocals).family = familyOf(req.path);
     res.setHeader('Allow', allow);
     if (hasBody(req)) res.setHeader('Connection', 'close');
     sendAppError(res, new AppError('METHOD_NOT_ALLOWED', `method ${req.method} is not allowed here; allowed: ${allow}`));

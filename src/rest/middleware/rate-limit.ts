@@ -40,11 +40,15 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * Per-credential limits live in the services (they need the parsed credential).
  */
 export function rateLimits(services: Services) {
+  // The VC-API's verify routes are oracles like the others; its status lists are keyless documents.
+  const base = services.vcApi.base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const oraclePaths = [...ORACLE_PATHS, new RegExp(`^${base}/(credentials|presentations)/verify/?$`, 'i')];
+  const publicPaths = [...PUBLIC_PATHS, new RegExp(`^${base}/status-lists/[^/]+/?$`, 'i')];
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
       const path = req.path;
       if (READ_METHODS.has(req.method)) {
-        if (PUBLIC_PATHS.some((p) => p.test(path))) await services.rateLimits.forClient(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+        if (publicPaths.some((p) => p.test(path))) await services.rateLimits.forClient(req.ip ?? req.socket.remoteAddress ?? 'unknown');
         next();
         return;
       }
@@ -63,7 +67,7 @@ export function rateLimits(services: Services) {
         next();
         return;
       }
-      const oracle = ORACLE_PATHS.some((p) => p.test(path));
+      const oracle = oraclePaths.some((p) => p.test(path));
       if (oracle) await services.rateLimits.forApiKey(actor);
       const sequenced = SEQUENCED_WRITES.some((w) => w.method === req.method && w.path.test(path));
       if (oracle || sequenced || NOT_WRITES.some((p) => p.test(path))) {

@@ -1,6 +1,8 @@
 import type { TSchema } from '@sinclair/typebox';
 import { OPERATIONS, type Operation } from '../../contracts';
-import { FamilyAError, FamilyBError } from '../../contracts/common';
+import { FamilyAError, FamilyBError, ProblemDetails } from '../../contracts/common';
+import { problemDetails } from '../envelopes';
+import { AppError } from '../../errors/app-error';
 import type { Answer, Parameter } from '../../contracts/operation';
 import { ERROR_STATUS, type ErrorCode } from '../../errors/codes';
 
@@ -56,6 +58,7 @@ export function errorExample(family: Operation['family'], status: number): Json 
   const { code, message } = ERROR_EXAMPLES[status] ?? { code: 'INVALID_INPUT', message: 'invalid input' };
   const details = status === 400 ? [{ field: 'templateName', message: 'is required' }] : undefined;
   if (family === 'A') return { success: false, status, message, code, ...(details ? { details } : {}) };
+  if (family === 'problem') return problemDetails(new AppError(code, message, details));
   return { error: message, code, ...(details ? { details } : {}) };
 }
 
@@ -67,19 +70,20 @@ const HEADERS: Readonly<Record<string, Json>> = {
   'Idempotent-Replayed': { description: '`true` when the answer is the stored answer of an earlier request with this Idempotency-Key', schema: { type: 'string' } },
   'X-Total-Count': { description: 'how many items exist', schema: { type: 'string' } },
   'X-Has-More': { description: '`true` when the bare list was cut at its cap', schema: { type: 'string' } },
+  ETag: { description: 'the version of the document; send it back in If-None-Match for a 304', schema: { type: 'string' } },
   Link: { description: '`<…?first=500&after=…>; rel="next"` when there is more', schema: { type: 'string' } },
 };
 const headerRefs = (names: readonly string[]): Json => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
 
 function errorResponse(op: Operation, status: number): Json {
-  const schema = op.family === 'A' ? { $ref: '#/components/schemas/FamilyAError' } : { $ref: '#/components/schemas/FamilyBError' };
+  const schema = { $ref: `#/components/schemas/${op.family === 'A' ? 'FamilyAError' : op.family === 'problem' ? 'ProblemDetails' : 'FamilyBError'}` };
   const headers: Json = {};
   if (status === 429 || status === 503 || (status === 409 && op.idempotent)) headers['Retry-After'] = RETRY_AFTER;
   if (status === 401) headers['WWW-Authenticate'] = { $ref: '#/components/headers/WWW-Authenticate' };
   return {
     description: `error; codes: ${codesOf(status).join(', ')}`,
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
-    content: { 'application/json': { schema, example: errorExample(op.family, status) } },
+    content: { [op.family === 'problem' ? 'application/problem+json' : 'application/json']: { schema, example: errorExample(op.family, status) } },
   };
 }
 
@@ -163,7 +167,7 @@ export function buildOpenApiDocument(options: { version: string; docs: boolean; 
     paths,
     components: {
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'an API key (`credgate api-key create`); header names are case-insensitive' } },
-      schemas: { FamilyAError: plain(FamilyAError), FamilyBError: plain(FamilyBError) },
+      schemas: { FamilyAError: plain(FamilyAError), FamilyBError: plain(FamilyBError), ProblemDetails: plain(ProblemDetails) },
       parameters: {
         IdempotencyKey: {
           name: 'Idempotency-Key',

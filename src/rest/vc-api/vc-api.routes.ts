@@ -1,0 +1,75 @@
+import { type Response, Router } from 'express';
+import type { AuthService } from '../../services/auth.service';
+import type { VcApiServices, VcVerificationResult } from '../../services/vc-api';
+import { VC_API_DEFAULT_BASE, CreateIssuerBody, IssueBody, UpdateStatusBody, VerifyCredentialBody, VerifyPresentationBody, vcCreateIssuer, vcIssueCredential, vcIssueWithInstance, vcUpdateStatus, vcVerifyCredential, vcVerifyPresentation } from '../../contracts/vc-api';
+import type { Operation } from '../../contracts';
+import { actorOf } from '../context';
+import { authorize } from '../middleware/authorize';
+import { bodyOf, validateBody } from '../middleware/validate-body';
+import { pathParam } from '../validate';
+
+/** The path of an operation below the VC-API base (the contracts document the default base). */
+const below = (op: Operation): string => op.paths[0]!.slice(VC_API_DEFAULT_BASE.length);
+
+/**
+ * A verification that failed: 422 (400 when the document is not a credential or presentation at
+ * all), as an RFC 9457 problem whose extension members are the VC-API verification result.
+ */
+function sendVerification(res: Response, result: VcVerificationResult): void {
+  if (result.verified) {
+    res.json(result);
+    return;
+  }
+  const first = result.errors[0];
+  const malformed = result.errors.some((e) => /#(PARSING_ERROR|MALFORMED_VALUE_ERROR)$/.test(e.type)) && !result.checks.includes('validity');
+  const status = malformed ? 400 : 422;
+  const body = { type: first?.type ?? 'urn:credgate:vc-api:NOT_VERIFIED', title: 'Verification failed', status, detail: first?.detail ?? first?.title ?? 'not verified', ...result };
+  res.status(status).type('application/problem+json').send(JSON.stringify(body));
+}
+
+/** The VC-API (mounted under CREDGATE_VC_API_BASE); its errors are problem details (router.ts marks the family). */
+export function vcApiRoutes(auth: AuthService, vc: VcApiServices): Router {
+  const r = Router();
+
+  r.post(below(vcIssueCredential), authorize(auth, ['issuer']), validateBody(vcIssueCredential), async (req, res) => {
+    res.status(201).json(await vc.issuance.issue(actorOf(res), { kind: 'default' }, bodyOf(req, IssueBody)));
+  });
+
+  r.post(below(vcIssueWithInstance), authorize(auth, ['issuer']), validateBody(vcIssueWithInstance), async (req, res) => {
+    res.status(201).json(await vc.issuance.issue(actorOf(res), { kind: 'instance', id: pathParam(req, 'issuerId') }, bodyOf(req, IssueBody)));
+  });
+
+  r.post(below(vcCreateIssuer), authorize(auth, ['issuer']), validateBody(vcCreateIssuer), async (req, res) => {
+    res.status(201).json(await vc.issuers.create(actorOf(res), bodyOf(req, CreateIssuerBody)));
+  });
+
+  r.get('/issuers', authorize(auth, ['issuer']), async (_req, res) => {
+    res.json(await vc.issuers.list(actorOf(res)));
+  });
+
+  r.post(below(vcVerifyCredential), authorize(auth, ['verifier']), validateBody(vcVerifyCredential), async (req, res) => {
+    sendVerification(res, await vc.verification.verifyCredential(bodyOf(req, VerifyCredentialBody)));
+  });
+
+  r.post(below(vcVerifyPresentation), authorize(auth, ['verifier']), validateBody(vcVerifyPresentation), async (req, res) => {
+    sendVerification(res, await vc.verification.verifyPresentation(bodyOf(req, VerifyPresentationBody)));
+  });
+
+  r.post(below(vcUpdateStatus), authorize(auth, ['issuer']), validateBody(vcUpdateStatus), async (req, res) => {
+    res.json(await vc.status.update(actorOf(res), bodyOf(req, UpdateStatusBody)));
+  });
+
+  // Public: verifiers anywhere dereference the lists credentials point to.
+  r.get('/status-lists/:listId', async (req, res) => {
+    const list = await vc.status.published(pathParam(req, 'listId'));
+    res.setHeader('Cache-Control', 'public, no-cache');
+    res.setHeader('ETag', list.etag);
+    if (req.fresh) {
+      res.status(304).end();
+      return;
+    }
+    res.json(list.document);
+  });
+
+  return r;
+}

@@ -1,0 +1,48 @@
+import type { Clock, KeyCustody } from '../../domain/ports';
+import type { VcIssuerRepository, VcStatusRepository } from '../../domain/vc-issuers';
+import type { DidResolver, StatusListSource } from '../../vc/ports';
+import { VcIssueService } from './issue.service';
+import { VcIssuersService } from './issuers.service';
+import { VcStatusListsService } from './status-lists.service';
+import { VcVerifyService } from './verify.service';
+
+export type { VcVerificationResult, ProblemDetail } from './problems';
+export type { IssueCredentialInput, IssuerSelector } from './issue.service';
+export type { VcIssuerView } from './issuers.service';
+export type { PublishedStatusList, StatusUpdate, UpdateStatusInput } from './status-lists.service';
+export type { VerifyCredentialInput, VerifyPresentationInput } from './verify.service';
+export { VcIssueService, VcIssuersService, VcStatusListsService, VcVerifyService };
+
+/** The VC-API use cases, built once for both transports. */
+export interface VcApiServices {
+  readonly issuers: VcIssuersService;
+  readonly issuance: VcIssueService;
+  readonly status: VcStatusListsService;
+  readonly verification: VcVerifyService;
+  /** The base path the routes are mounted under (CREDGATE_VC_API_BASE). */
+  readonly base: string;
+}
+
+export interface VcApiDeps {
+  readonly issuerRepo: VcIssuerRepository;
+  readonly statusRepo: VcStatusRepository;
+  readonly custody: KeyCustody;
+  readonly clock: Clock;
+  readonly publicUrl: string;
+  readonly base: string;
+  readonly resolver: DidResolver;
+  /** Other issuers' status lists (HTTPS, cached); the service's own lists are read from the database. */
+  readonly remoteStatus: StatusListSource;
+}
+
+export function createVcApiServices(d: VcApiDeps): VcApiServices {
+  const issuers = new VcIssuersService(d.issuerRepo, d.custody, d.base);
+  const status = new VcStatusListsService(d.statusRepo, issuers, d.clock, `${d.publicUrl}${d.base}/status-lists/`);
+  return {
+    issuers,
+    issuance: new VcIssueService(issuers, status, d.statusRepo, d.clock),
+    status,
+    verification: new VcVerifyService(d.resolver, status.source(d.remoteStatus), d.clock),
+    base: d.base,
+  };
+}

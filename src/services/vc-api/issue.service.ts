@@ -1,0 +1,97 @@
+import { AppError, invalidInput } from '../../errors';
+import type { Clock } from '../../domain/ports';
+import type { Actor } from '../../domain/tenancy/actor';
+import type { VcIssuerRecord, VcStatusPurpose, VcStatusRepository } from '../../domain/vc-issuers';
+import { addProof } from '../../vc/proofs';
+import { envelopeJwtCredential, issueJwtCredential } from '../../vc/jwt';
+import { credentialVersion, prepareCredentialForIssuance } from '../../vc/model';
+import type { JsonObject, ProofSigner } from '../../vc/ports';
+import type { VcIssuersService } from './issuers.service';
+import { type IssueOptions, parseIssueOptions } from './issue-options';
+import type { VcStatusListsService } from './status-lists.service';
+
+/** The body of POST /credentials/issue (and of an instance's issue endpoint). */
+export interface IssueCredentialInput {
+  readonly credential: Record<string, unknown>;
+  readonly options?: Record<string, unknown> | undefined;
+}
+
+/** Which instance issues: the tenant's default, or one named by id. */
+export type IssuerSelector = { readonly kind: 'default' } | { readonly kind: 'instance'; readonly id: string };
+
+/** VCDM 1.1 has no BitstringStatusListEntry term; its own context defines it. */
+const STATUS_CONTEXT = 'https://www.w3.org/ns/credentials/status/v1';
+
+/**
+ * Issuance through the VC-API. Status: unless the caller says otherwise (`options.credentialStatus`,
+ * one entry per purpose, or `[]` for none), a credential that can be referred to (`credential.id`
+ * or `options.credentialId`) gets one revocation entry; one that cannot gets none, since nobody
+ * could ever revoke it. A credential that already carries `credentialStatus` keeps the caller's
+ * and gets none of ours.
+ */
+export class VcIssueService {
+  constructor(
+    private readonly issuers: VcIssuersService,
+    private readonly status: VcStatusListsService,
+    private readonly statusRepo: VcStatusRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async issue(actor: Actor, selector: IssuerSelector, input: IssueCredentialInput): Promise<{ verifiableCredential: JsonObject | string }> {
+    const options = parseIssueOptions(input.options);
+    const issuer = selector.kind === 'default' ? await this.issuers.defaultFor(actor) : await this.issuers.get(actor, selector.id);
+    if (issuer.cryptosuite === 'vc+jwt') {
+      for (const k of ['created', 'challenge', 'domain'] as const) {
+        if (options[k] !== undefined) throw invalidInput(`options.${k} does not apply to vc+jwt issuers`, [{ field: `options.${k}`, message: 'not applicable to vc+jwt' }]);
+      }
+    }
+    const credential = prepareCredentialForIssuance(input.credential as JsonObject, { issuer: issuer.did, now: this.clock.now() });
+    const credentialId = options.credentialId ?? (typeof credential['id'] === 'string' ? credential['id'] : undefined);
+    const purposes = this.purposesOf(credential, options, credentialId);
+
+    return this.issuers.withSigner(issuer, async (signer) => {
+      if (purposes.length === 0 || credentialId === undefined) return { verifiableCredential: await this.secure(issuer, signer, credential, options) };
+      return this.statusRepo.allocate({ tenantId: actor.tenantId, issuerId: issuer.id, credentialId, purposes }, async (slots) => {
+        const entries = this.status.entriesOf(slots);
+        const withStatus: JsonObject = { ...credential, credentialStatus: entries.length === 1 ? entries[0] : entries };
+        if (credentialVersion(credential) === '1.1') withStatus['@context'] = withContext(credential['@context'], STATUS_CONTEXT);
+        return { verifiableCredential: await this.secure(issuer, signer, withStatus, options) };
+      });
+    });
+  }
+
+  private purposesOf(credential: JsonObject, options: IssueOptions, credentialId: string | undefined): readonly VcStatusPurpose[] {
+    const own = credential['credentialStatus'] !== undefined;
+    if (options.statusPurposes !== undefined) {
+      if (options.statusPurposes.length > 0 && own) throw invalidInput('credential.credentialStatus and options.credentialStatus exclude each other', [{ field: 'options.credentialStatus', message: 'the credential carries its own credentialStatus' }]);
+      if (options.statusPurposes.length > 0 && credentialId === undefined) {
+        throw invalidInput('a status entry needs a credential that can be referred to: give credential.id or options.credentialId', [{ field: 'options.credentialId', message: 'required with credentialStatus' }]);
+      }
+      return options.statusPurposes;
+    }
+    return own || credentialId === undefined ? [] : ['revocation'];
+  }
+
+  /** Adds the instance's proof, or issues a VC-JOSE-COSE JWT and returns it enveloped. */
+  private async secure(issuer: VcIssuerRecord, signer: ProofSigner, credential: JsonObject, options: IssueOptions): Promise<JsonObject> {
+    if (issuer.cryptosuite === 'vc+jwt') return envelopeJwtCredential(await issueJwtCredential(credential, signer));
+    try {
+      return await addProof(credential, signer, {
+        suite: issuer.cryptosuite,
+        proofPurpose: 'assertionMethod',
+        ...(options.created !== undefined ? { created: options.created } : {}),
+        ...(options.challenge !== undefined ? { challenge: options.challenge } : {}),
+        ...(options.domain !== undefined ? { domain: options.domain } : {}),
+      });
+    } catch (e) {
+      // A document the suite cannot canonicalise (an undefined term, a bad context) is the caller's mistake.
+      if (e instanceof AppError) throw e;
+      throw invalidInput(`the credential cannot be secured with ${issuer.cryptosuite}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+}
+
+function withContext(context: unknown, add: string): unknown {
+  const list = Array.isArray(context) ? context : [context];
+  return list.includes(add) ? context : [...list, add];
+}

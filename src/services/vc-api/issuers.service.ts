@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { notFound } from '../../errors';
+import { bytesToHex } from '../../domain/encoding';
+import { parseDidKey } from '../../domain/dids/did-key';
+import type { KeyCustody } from '../../domain/ports';
+import type { Actor } from '../../domain/tenancy/actor';
+import type { VcIssuerRecord, VcIssuerRepository } from '../../domain/vc-issuers';
+import { createKeySigner, didKeyIdentity, generateSigningKeyPair } from '../../vc/signers/key-signer';
+import type { IssuingSuite, ProofSigner, SigningKeyType } from '../../vc/ports';
+import { isUuid } from '../family-b/ids';
+import { checkSuiteAndKey } from './suites';
+
+/** What POST /vc-api/issuers answers (and GET /vc-api/issuers lists). */
+export interface VcIssuerView {
+  readonly id: string;
+  /** The instance's did:key. */
+  readonly issuer: string;
+  readonly issueEndpoint: string;
+  readonly cryptosuite: IssuingSuite;
+  readonly keyType: SigningKeyType;
+  readonly default: boolean;
+}
+
+/** Custody `purpose` of instance keys (master-key rotation re-seals them like every other key). */
+const KEY_PURPOSE = 'vc-api-issuer';
+const DEFAULT_SUITE: IssuingSuite = 'eddsa-rdfc-2022';
+
+/** VC-API issuer instances: did:key issuers whose private keys the service holds sealed. */
+export class VcIssuersService {
+  constructor(
+    private readonly repo: VcIssuerRepository,
+    private readonly custody: KeyCustody,
+    /** The VC-API base path, e.g. `/vc-api`. */
+    private readonly base: string,
+  ) {}
+
+  /** POST /issuers `{ cryptosuite, keyType? }`. */
+  async create(actor: Actor, input: { cryptosuite: string; keyType?: string | undefined }): Promise<VcIssuerView> {
+    const { suite, keyType } = checkSuiteAndKey(input.cryptosuite, input.keyType);
+    return this.view(await this.newInstance(actor.tenantId, suite, keyType, false));
+  }
+
+  async list(actor: Actor): Promise<VcIssuerView[]> {
+    return (await this.repo.listByTenant(actor.tenantId)).map((r) => this.view(r));
+  }
+
+  /** One of the tenant's instances; another tenant's is reported exactly like an unknown one. */
+  async get(actor: Actor, id: string): Promise<VcIssuerRecord> {
+    const r = isUuid(id) ? await this.repo.findForTenant(actor.tenantId, id) : null;
+    if (!r) throw notFound('issuer instance');
+    return r;
+  }
+
+  /** The tenant's default instance, created on first use (Ed25519, eddsa-rdfc-2022). */
+  async defaultFor(actor: Actor): Promise<VcIssuerRecord> {
+    return (await this.repo.findDefault(actor.tenantId)) ?? this.newInstance(actor.tenantId, DEFAULT_SUITE, 'Ed25519', true);
+  }
+
+  /** Any tenant's instance by id (status lists are public documents of their instance). */
+  findById(id: string): Promise<VcIssuerRecord | null> {
+    return this.repo.findById(id);
+  }
+
+  /** Runs `fn` with a signer over the instance's key, unsealed only for the call. */
+  withSigner<T>(issuer: VcIssuerRecord, fn: (signer: ProofSigner) => Promise<T>): Promise<T> {
+    const { verificationMethod } = didKeyIdentity(issuer.keyType, this.publicKeyOf(issuer));
+    return this.custody.use(issuer.tenantId, issuer.managedKeyId, (sk) => fn(createKeySigner({ keyType: issuer.keyType, privateKey: sk }, verificationMethod)));
+  }
+
+  view(r: VcIssuerRecord): VcIssuerView {
+    return { id: r.id, issuer: r.did, issueEndpoint: `${this.base}/issuers/${r.id}/credentials/issue`, cryptosuite: r.cryptosuite, keyType: r.keyType, default: r.isDefault };
+  }
+
+  /** The public key is in the DID: `did:key:z…` is the key's multibase fingerprint. */
+  private publicKeyOf(issuer: VcIssuerRecord): Uint8Array {
+    return parseDidKey(issuer.did).publicKey;
+  }
+
+  private async newInstance(tenantId: string, suite: IssuingSuite, keyType: SigningKeyType, isDefault: boolean): Promise<VcIssuerRecord> {
+    const pair = generateSigningKeyPair(keyType);
+    try {
+      const { did } = didKeyIdentity(keyType, pair.publicKey);
+      const key = await this.custody.store({ tenantId, algorithm: keyType, privateKey: pair.privateKey, publicKeyHex: bytesToHex(pair.publicKey), purpose: KEY_PURPOSE });
+      return await this.repo.create({ id: randomUUID(), tenantId, did, keyType, cryptosuite: suite, managedKeyId: key.id, isDefault });
+    } finally {
+      pair.privateKey.fill(0);
+    }
+  }
+}
