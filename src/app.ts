@@ -37,6 +37,7 @@ import { TemplatesResolver } from './graphql/resolvers/family-b/templates.resolv
 import { ZkpTokensResolver } from './graphql/resolvers/family-b/zkp-tokens.resolver';
 import { LedgerResolver } from './graphql/resolvers/ledger.resolver';
 import { FacesResolver } from './graphql/resolvers/family-a/faces.resolver';
+import { VcApiResolver } from './graphql/resolvers/vc-api/vc-api.resolver';
 import { createGraphqlEndpoint } from './graphql/server';
 import { rateLimitMiddleware } from './graphql/rate-limit.middleware';
 import { EnvelopeKeyCustody } from './kms/key-custody';
@@ -231,6 +232,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     [PresentationsResolver, new PresentationsResolver(services.presentations)],
     [SignaturesResolver, new SignaturesResolver(services.signatures)],
     [ZkpTokensResolver, new ZkpTokensResolver(services.zkpTokens)],
+    [VcApiResolver, new VcApiResolver(services.vcApi)],
   ]);
   const container: ContainerType = { get: (cls) => resolvers.get(cls) };
   // One budget for every buffered upload, REST and GraphQL alike. A multipart request carries at

@@ -16,8 +16,9 @@ import { SignaturesResolver } from './resolvers/family-b/signatures.resolver';
 import { TemplateCredentialsResolver } from './resolvers/family-b/template-credentials.resolver';
 import { TemplatesResolver } from './resolvers/family-b/templates.resolver';
 import { ZkpTokensResolver } from './resolvers/family-b/zkp-tokens.resolver';
+import { VcApiResolver } from './resolvers/vc-api/vc-api.resolver';
 
-export const RESOLVERS = [KeysResolver, DidsResolver, IssuerResolver, SchemasResolver, HolderResolver, VerifierResolver, LedgerResolver, FacesResolver, TemplatesResolver, TemplateCredentialsResolver, PresentationsResolver, SignaturesResolver, ZkpTokensResolver] as const;
+export const RESOLVERS = [KeysResolver, DidsResolver, IssuerResolver, SchemasResolver, HolderResolver, VerifierResolver, LedgerResolver, FacesResolver, TemplatesResolver, TemplateCredentialsResolver, PresentationsResolver, SignaturesResolver, ZkpTokensResolver, VcApiResolver] as const;
 
 /** Resolver instances come from the composition root; printing the schema needs none. */
 const noContainer: ContainerType = {
