@@ -21,6 +21,8 @@ export type IssuerSelector = { readonly kind: 'default' } | { readonly kind: 'in
 
 /** VCDM 1.1 has no BitstringStatusListEntry term; its own context defines it. */
 const STATUS_CONTEXT = 'https://www.w3.org/ns/credentials/status/v1';
+/** Any well-formed did:key: checks a credential before the default instance (and its DID) exists. */
+const PROBE_ISSUER = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 
 /**
  * Issuance through the VC-API. Status: unless the caller says otherwise (`options.credentialStatus`,
@@ -39,13 +41,19 @@ export class VcIssueService {
 
   async issue(actor: Actor, selector: IssuerSelector, input: IssueCredentialInput): Promise<{ verifiableCredential: JsonObject | string }> {
     const options = parseIssueOptions(input.options);
-    const issuer = selector.kind === 'default' ? await this.issuers.defaultFor(actor) : await this.issuers.get(actor, selector.id);
+    const now = this.clock.now();
+    let issuer = selector.kind === 'default' ? await this.issuers.existingDefault(actor) : await this.issuers.get(actor, selector.id);
+    if (!issuer) {
+      // The default instance is created on first use, but not by a request that would be refused anyway.
+      prepareCredentialForIssuance(input.credential as JsonObject, { issuer: PROBE_ISSUER, now });
+      issuer = await this.issuers.defaultFor(actor);
+    }
     if (issuer.cryptosuite === 'vc+jwt') {
       for (const k of ['created', 'challenge', 'domain'] as const) {
         if (options[k] !== undefined) throw invalidInput(`options.${k} does not apply to vc+jwt issuers`, [{ field: `options.${k}`, message: 'not applicable to vc+jwt' }]);
       }
     }
-    const credential = prepareCredentialForIssuance(input.credential as JsonObject, { issuer: issuer.did, now: this.clock.now() });
+    const credential = prepareCredentialForIssuance(input.credential as JsonObject, { issuer: issuer.did, now });
     const credentialId = options.credentialId ?? (typeof credential['id'] === 'string' ? credential['id'] : undefined);
     const purposes = this.purposesOf(credential, options, credentialId);
 

@@ -51,6 +51,10 @@ export class VcIssuersService {
     return r;
   }
 
+  existingDefault(actor: Actor): Promise<VcIssuerRecord | null> {
+    return this.repo.findDefault(actor.tenantId);
+  }
+
   /** The tenant's default instance, created on first use (Ed25519, eddsa-rdfc-2022). */
   async defaultFor(actor: Actor): Promise<VcIssuerRecord> {
     return (await this.repo.findDefault(actor.tenantId)) ?? this.newInstance(actor.tenantId, DEFAULT_SUITE, 'Ed25519', true);
