@@ -39,7 +39,7 @@ export class VcIssueService {
     private readonly clock: Clock,
   ) {}
 
-  async issue(actor: Actor, selector: IssuerSelector, input: IssueCredentialInput): Promise<{ verifiableCredential: JsonObject | string }> {
+  async issue(actor: Actor, selector: IssuerSelector, input: IssueCredentialInput): Promise<{ verifiableCredential: JsonObject }> {
     const options = parseIssueOptions(input.options);
     const now = this.clock.now();
     let issuer = selector.kind === 'default' ? await this.issuers.existingDefault(actor) : await this.issuers.get(actor, selector.id);
