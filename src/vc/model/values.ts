@@ -26,8 +26,19 @@ export function isUrl(value: unknown): value is string {
  */
 const DATE_TIME_STAMP = /^-?\d{4,}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?(Z|[+-]((0\d|1[0-3]):[0-5]\d|14:00))$/;
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Date.parse rolls 2024-02-30 over into March; the lexical form must name a real day. */
+function isRealDay(value: string): boolean {
+  const [, year = '', month = '', day = ''] = /^(-?\d{4,})-(\d{2})-(\d{2})/.exec(value) ?? [];
+  const y = Number(year);
+  const m = Number(month);
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  return Number(day) <= (m === 2 && leap ? 29 : (DAYS_IN_MONTH[m - 1] ?? 0));
+}
+
 export function isDateTimeStamp(value: unknown): value is string {
-  return typeof value === 'string' && DATE_TIME_STAMP.test(value) && !Number.isNaN(Date.parse(value));
+  return typeof value === 'string' && DATE_TIME_STAMP.test(value) && isRealDay(value) && !Number.isNaN(Date.parse(value));
 }
 
 /** Milliseconds since the epoch of a valid dateTimeStamp; undefined for anything else. */
