@@ -1,7 +1,7 @@
 import { invalidInput } from '../../errors';
 import type { Clock } from '../../domain/ports';
 import { verifyProof } from '../../vc/proofs';
-import { isJwtCredential, verifyJwtCredential, verifyJwtPresentation } from '../../vc/jwt';
+import { isJwtCredential, isJwtPresentation, verifyJwtCredential, verifyJwtPresentation } from '../../vc/jwt';
 import { checkCredentialShape, checkPresentationShape, checkValidityPeriod } from '../../vc/model';
 import { checkCredentialStatus } from '../../vc/status';
 import type { DidResolver, JsonObject, ProofVerification, StatusListSource, VcProblem } from '../../vc/ports';
@@ -76,7 +76,7 @@ export class VcVerifyService {
     if (!isObject(vp) && typeof vp !== 'string') throw invalidInput('verifiablePresentation must be a presentation object or a JWT', [{ field: 'verifiablePresentation', message: 'must be an object or a compact JWT' }]);
     const report = new Report();
     let presentation: JsonObject | undefined;
-    if (isJwtCredential(vp) || typeof vp === 'string' || isEnvelopedPresentation(vp)) {
+    if (typeof vp === 'string' || isJwtPresentation(vp)) {
       report.check('proof');
       const r = await safely(() => verifyJwtPresentation(vp, { resolver: this.resolver, expectedProofPurpose: 'authentication', ...(challenge !== undefined ? { challenge } : {}), ...(domain !== undefined ? { domain } : {}) }));
       r.errors.forEach((e) => report.error(e));
@@ -188,12 +188,6 @@ function optionalString(options: Record<string, unknown>, key: string): string |
   if (v === undefined) return undefined;
   if (typeof v !== 'string' || v.length === 0) throw invalidInput(`options.${key} must be a non-empty string`, [{ field: `options.${key}`, message: 'must be a non-empty string' }]);
   return v;
-}
-
-function isEnvelopedPresentation(v: unknown): boolean {
-  if (!isObject(v)) return false;
-  const type = v['type'];
-  return type === 'EnvelopedVerifiablePresentation' || (Array.isArray(type) && type.includes('EnvelopedVerifiablePresentation'));
 }
 
 /**
