@@ -53,7 +53,19 @@ describe('pinned JSON-LD contexts', () => {
 
   it('pins exactly the expected URLs', () => {
     expect([...PINNED_CONTEXTS.keys()].sort()).toEqual(
-      [CREDENTIALS_V1_URL, CREDGATE_V1_CONTEXT_URL, DID_V1_URL, ED25519_2018_V1_URL].sort(),
+      [
+        CREDENTIALS_V1_URL,
+        CREDGATE_V1_CONTEXT_URL,
+        DID_V1_URL,
+        ED25519_2018_V1_URL,
+        // published packages (src/vc/contexts)
+        'https://www.w3.org/ns/credentials/v2',
+        'https://w3id.org/security/data-integrity/v1',
+        'https://w3id.org/security/data-integrity/v2',
+        'https://w3id.org/security/suites/ed25519-2020/v1',
+        'https://w3id.org/security/multikey/v1',
+        'https://www.w3.org/ns/credentials/status/v1',
+      ].sort(),
     );
     expect(CREDGATE_V1_CONTEXT_URL).toBe('https://credgate.dev/contexts/credgate/v1');
   });

@@ -1,8 +1,7 @@
 import { AppError } from '../../errors';
-import { CREDENTIALS_V1_CONTEXT } from './credentials-v1';
 import { CREDGATE_V1_CONTEXT, CREDGATE_V1_CONTEXT_URL } from './credgate-v1';
-import { DID_V1_CONTEXT } from './did-v1';
 import { ED25519_2018_V1_CONTEXT } from './ed25519-2018-v1';
+import { PUBLISHED_CONTEXTS } from '../../vc/contexts';
 
 /** What a jsonld document loader resolves to (structurally the `jsonld` package's RemoteDocument). */
 export interface RemoteDocument {
@@ -27,14 +26,16 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * Every context the service knows, keyed by the exact URL a document names it by. The documents are
- * frozen at load time so no code path can change, at run time, what a pinned URL means.
+ * Every context the service knows, keyed by the exact URL a document names it by: the published
+ * W3C/CCG contexts read from their npm packages (src/vc/contexts: credentials v1/v2, data integrity
+ * v1/v2, ed25519-2020, multikey, DID v1, bitstring status list), the Ed25519Signature2018 suite
+ * context and Credgate's own. The documents are frozen at load time so no code path can change, at
+ * run time, what a pinned URL means. The canonicalisation workers (src/canon) receive this map.
  */
 export const PINNED_CONTEXTS: ReadonlyMap<string, unknown> = new Map<string, unknown>(
   [
-    [CREDENTIALS_V1_URL, CREDENTIALS_V1_CONTEXT],
+    ...PUBLISHED_CONTEXTS,
     [ED25519_2018_V1_URL, ED25519_2018_V1_CONTEXT],
-    [DID_V1_URL, DID_V1_CONTEXT],
     [CREDGATE_V1_CONTEXT_URL, CREDGATE_V1_CONTEXT],
   ].map(([url, document]) => [url as string, deepFreeze(document)]),
 );
