@@ -22,7 +22,7 @@ describe('encodedList (Bitstring Status List v1.0 §3.1, §3.2)', () => {
   });
 
   test('bit 0 is the left-most bit: index 0 is 0x80 of byte 0, index 9 is 0x40 of byte 1', () => {
-    let bits = new Uint8Array(MIN_BYTES);
+    let bits: Uint8Array = new Uint8Array(MIN_BYTES);
     bits = withStatusBit(bits, 0, true);
     bits = withStatusBit(bits, 9, true);
     bits = withStatusBit(bits, 131_071, true);
