@@ -179,7 +179,7 @@ export async function guardedGet(raw: string, policy: FetchPolicy, options: Guar
       if (answer.fetched) return answer.fetched;
       next = answer.redirect!;
     }
-    throw new FetchError('http-status', `${raw} redirected too many times`);
+    throw new FetchError('http-status', `${raw} redirected too many times (at most ${policy.maxRedirects ?? 3} followed)`);
   } finally {
     clearTimeout(timer);
   }

@@ -27,7 +27,7 @@ export function universalResolver(baseUrl: string, policy: FetchPolicy): (did: s
         contentTypes: MEDIA_TYPES,
       }));
     } catch (e) {
-      if (e instanceof FetchError && e.kind === 'http-status') {
+      if (e instanceof FetchError && e.kind === 'http-status' && e.status !== undefined) {
         if (e.status === 400) throw new AppError('INVALID_DID', `${did} is not a valid DID (Universal Resolver)`);
         if (e.status === 406 || e.status === 501) throw new AppError('UNSUPPORTED_DID_METHOD', `the DID method of ${did} is not supported`);
         if (e.status === 404 || e.status === 410) throw new AppError('DID_NOT_FOUND', `${did} was not found`);
