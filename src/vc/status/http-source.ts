@@ -1,4 +1,6 @@
 import { AppError } from '../../errors';
+import type { DidResolutionConfig } from '../../config/did-resolution';
+import { fetchPolicyFromConfig } from '../resolver/from-config';
 import { MAX_BITSTRING_BYTES } from '../../domain/status-list';
 import { DEFAULT_FETCH_POLICY, type FetchPolicy, FetchError, guardedGetJson } from '../net/guarded-fetch';
 import { TtlCache } from '../net/ttl-cache';
@@ -89,4 +91,9 @@ export function routeStatusListSource(routes: readonly { readonly prefix: string
   return {
     fetchStatusListCredential: (url) => (routes.find((r) => url.startsWith(r.prefix))?.source ?? fallback).fetchStatusListCredential(url),
   };
+}
+
+/** HttpStatusListSourceOptions of the configuration (same timeout, SSRF switch, CA file and TTL as DID resolution). */
+export function statusSourceOptionsFromConfig(config: DidResolutionConfig): HttpStatusListSourceOptions {
+  return { fetch: fetchPolicyFromConfig(config, 1024 * 1024), cache: { ttlSeconds: config.cacheTtlSeconds } };
 }
