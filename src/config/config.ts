@@ -5,6 +5,7 @@ import { type DbTimeouts, type FairnessConfig, type RateLimitConfig, parseDbTime
 import { ConfigError, intSetting, nonEmpty } from './settings';
 import { type AnchorConfig, parseAnchor } from './anchor';
 import { type WitnessConfig, parseWitnesses } from './witnesses';
+import { type DidResolutionConfig, parseDidResolution } from './did-resolution';
 import { type HederaSettings, parseHederaConfig } from '../anchor/hedera/config';
 
 export { ConfigError } from './settings';
@@ -12,6 +13,7 @@ export { ConfigError } from './settings';
 export type { DbTimeouts, FairnessConfig, RateLimitConfig } from './limits';
 export type { AnchorConfig, AnchorMode, EvmAnchorSettings } from './anchor';
 export type { WitnessConfig, WitnessEndpoint } from './witnesses';
+export type { DidResolutionConfig } from './did-resolution';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -111,6 +113,9 @@ export interface Config {
 
   /** Hedera anchoring (CREDGATE_HEDERA_*): undefined when none of its variables is set. */
   readonly hedera?: HederaSettings;
+
+  /** Fetching did:web documents, other issuers' status lists and Universal Resolver answers (CREDGATE_FETCH_*). */
+  readonly didResolution?: DidResolutionConfig;
 }
 
 /** Raised for a bad environment; main prints its one-line message and exits non-zero. */
@@ -287,6 +292,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     anchor: Object.freeze(parseAnchor(env)),
     witness: parseWitnesses(env),
     hedera: parseHederaConfig(env),
+    didResolution: parseDidResolution(env, cwd),
   });
 }
 

@@ -65,6 +65,7 @@ describe('pinned JSON-LD contexts', () => {
         'https://w3id.org/security/suites/ed25519-2020/v1',
         'https://w3id.org/security/multikey/v1',
         'https://www.w3.org/ns/credentials/status/v1',
+        'https://www.w3.org/2018/credentials/examples/v1',
       ].sort(),
     );
     expect(CREDGATE_V1_CONTEXT_URL).toBe('https://credgate.dev/contexts/credgate/v1');

@@ -113,7 +113,7 @@ describe('didKeyDocument equals the published DID documents', () => {
 
   it('refuses an unknown publicKeyFormat', () => {
     expectAppError(
-      () => didKeyDocument(edEntries[0]![0], { publicKeyFormat: 'publicKeyMultibase' as DidKeyPublicKeyFormat }),
+      () => didKeyDocument(edEntries[0]![0], { publicKeyFormat: 'publicKeyHex' as DidKeyPublicKeyFormat }),
       'INVALID_INPUT',
     );
   });

@@ -34,9 +34,11 @@ export interface ParsedDidKey {
 /**
  * How verification methods express the key. `publicKeyBase58` selects the suite-specific types of
  * the did:key test vectors (Ed25519VerificationKey2018, X25519KeyAgreementKey2019,
- * EcdsaSecp256k1VerificationKey2019, P256Key2021); `publicKeyJwk` selects JsonWebKey2020.
+ * EcdsaSecp256k1VerificationKey2019, P256Key2021); `publicKeyJwk` selects JsonWebKey2020;
+ * `publicKeyMultibase` selects the current did:key form (one `Multikey` method, contexts did/v1 +
+ * multikey/v1), which Data Integrity verifiers such as Digital Bazaar's expect.
  */
-export type DidKeyPublicKeyFormat = 'publicKeyBase58' | 'publicKeyJwk';
+export type DidKeyPublicKeyFormat = 'publicKeyBase58' | 'publicKeyJwk' | 'publicKeyMultibase';
 
 export interface DidKeyDocumentOptions {
   /** Defaults to publicKeyBase58 for Ed25519, X25519 and secp256k1, publicKeyJwk for P-256/P-384. */
@@ -150,6 +152,7 @@ export function parseDidKey(did: string): ParsedDidKey {
 
 const DID_CONTEXT = 'https://www.w3.org/ns/did/v1';
 const JWS_2020_CONTEXT = 'https://w3id.org/security/suites/jws-2020/v1';
+export const MULTIKEY_CONTEXT = 'https://w3id.org/security/multikey/v1';
 
 /** Suite-specific publicKeyBase58 verification method types, as in the did:key test vectors. */
 const BASE58_SUITES: Partial<Record<DidKeyType, { type: string; context: string }>> = {
@@ -181,7 +184,12 @@ function verificationMethod(
   key: Uint8Array,
   format: DidKeyPublicKeyFormat,
 ): { method: VerificationMethod; context: string } {
-  const id = `${did}#${didKeyFingerprint(type, key)}`;
+  const fingerprint = didKeyFingerprint(type, key);
+  const id = `${did}#${fingerprint}`;
+  if (format === 'publicKeyMultibase') {
+    // Multikey's publicKeyMultibase is the same multicodec-prefixed base58btc value as the fingerprint.
+    return { method: { id, type: 'Multikey', controller: did, publicKeyMultibase: fingerprint }, context: MULTIKEY_CONTEXT };
+  }
   if (format === 'publicKeyJwk') {
     return {
       method: { id, type: 'JsonWebKey2020', controller: did, publicKeyJwk: publicJwk(type, key) },
@@ -211,10 +219,25 @@ export function didKeyDocument(did: string, options: DidKeyDocumentOptions = {})
   const parsed = parseDidKey(did);
   const id = `${DID_KEY_PREFIX}${parsed.fingerprint}`;
   const format = options.publicKeyFormat ?? defaultFormat(parsed.type);
-  if (format !== 'publicKeyBase58' && format !== 'publicKeyJwk') {
-    throw new AppError('INVALID_INPUT', 'publicKeyFormat must be publicKeyBase58 or publicKeyJwk');
+  if (format !== 'publicKeyBase58' && format !== 'publicKeyJwk' && format !== 'publicKeyMultibase') {
+    throw new AppError('INVALID_INPUT', 'publicKeyFormat must be publicKeyBase58, publicKeyJwk or publicKeyMultibase');
   }
   const primary = verificationMethod(id, parsed.type, parsed.publicKey, format);
+  if (format === 'publicKeyMultibase' && parsed.type !== 'X25519') {
+    // The current did:key form: one signing key, no derived X25519 key (the spec's
+    // enableEncryptionKeyDerivation defaults to false), in the member order Digital Bazaar's
+    // did-method-key produces, so the documents compare deep-equal.
+    const ref = primary.method.id;
+    return {
+      '@context': [DID_CONTEXT, primary.context],
+      id,
+      verificationMethod: [primary.method],
+      authentication: [ref],
+      assertionMethod: [ref],
+      capabilityDelegation: [ref],
+      capabilityInvocation: [ref],
+    };
+  }
 
   if (parsed.type === 'X25519') {
     return {

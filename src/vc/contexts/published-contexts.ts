@@ -17,6 +17,8 @@ export const MULTIKEY_V1_URL = 'https://w3id.org/security/multikey/v1';
 export const DID_V1_URL = 'https://www.w3.org/ns/did/v1';
 /** Bitstring Status List v1.0 context (VCDM 1.1 credentials; VCDM 2.0's own context already defines the terms). */
 export const BITSTRING_STATUS_LIST_V1_URL = 'https://www.w3.org/ns/credentials/status/v1';
+/** The VCDM 1.1 examples vocabulary: credentials made with other stacks' samples and tutorials use it. */
+export const CREDENTIALS_EXAMPLES_V1_URL = 'https://www.w3.org/2018/credentials/examples/v1';
 
 interface PublishedContext {
   readonly url: string;
@@ -37,6 +39,7 @@ export const PUBLISHED_CONTEXT_SOURCES: readonly PublishedContext[] = [
     packageName: '@digitalbazaar/vc-bitstring-status-list-context',
     file: 'contexts/vc-bitstring-status-list-v1.jsonld',
   },
+  { url: CREDENTIALS_EXAMPLES_V1_URL, packageName: '@digitalbazaar/credentials-examples-context', file: 'contexts/credentials-examples-v1.jsonld' },
 ];
 
 /**

@@ -15,6 +15,7 @@ const REQUIRED = [
   'https://w3id.org/security/multikey/v1',
   'https://www.w3.org/ns/did/v1',
   'https://www.w3.org/ns/credentials/status/v1',
+  'https://www.w3.org/2018/credentials/examples/v1',
 ];
 
 /**
