@@ -65,8 +65,9 @@ import type { AnchorAdapter } from './anchor/anchor.port';
 import { PrismaVcIssuerRepository } from './db/repositories/vc-issuer.repository';
 import { PrismaVcStatusRepository } from './db/repositories/vc-status.repository';
 import { VC_API_DEFAULT_BASE } from './contracts/vc-api';
-import { createDidResolver } from './vc/resolver';
-import { createHttpStatusListSource } from './vc/status';
+import { createDidResolver, resolverOptionsFromConfig, serviceDidLookup } from './vc/resolver';
+import { createHttpStatusListSource, statusSourceOptionsFromConfig } from './vc/status';
+import { parseDidResolution } from './config/did-resolution';
 
 export interface AppOptions {
   readonly config: Config;
@@ -171,6 +172,8 @@ export async function createCore(
         ...(config.fairness.faceTenantShare !== undefined ? { tenantShare: config.fairness.faceTenantShare } : {}),
       });
     });
+    // Configs built by hand (tests) may omit the fetch section: the environment's defaults then.
+    const fetching = config.didResolution ?? parseDidResolution({}, process.cwd());
     const services = createServices({
       config,
       clock: options.clock ?? systemClock,
@@ -196,8 +199,9 @@ export async function createCore(
         status: new PrismaVcStatusRepository(db.prisma),
         base: config.vcApiBase ?? VC_API_DEFAULT_BASE,
         // did:key locally, did:web over HTTPS, the service's own method from its records.
-        resolver: (dids) => createDidResolver({ resolveOwn: (did: string) => dids.resolveDocument(did), ownMethod: config.didMethod }),
-        remoteStatus: createHttpStatusListSource({}),
+        resolver: (dids) => createDidResolver(resolverOptionsFromConfig(fetching, serviceDidLookup(dids, config.didMethod))),
+        // Other issuers' lists only: the service's own are read from the database (VcStatusListsService.source).
+        remoteStatus: createHttpStatusListSource(statusSourceOptionsFromConfig(fetching)),
       },
     });
     return { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus: bus, anchoring };

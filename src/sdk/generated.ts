@@ -139,6 +139,24 @@ export type TemplateExpirationInput = {
   value: number;
 };
 
+/** REST: the body of POST /vc-api/issuers. */
+export type VcCreateIssuerInput = {
+  /** eddsa-rdfc-2022, eddsa-jcs-2022, ecdsa-rdfc-2019, Ed25519Signature2020 or vc+jwt. */
+  cryptosuite: string;
+  /** Ed25519, P-256 or P-384; default: the first the suite signs with. */
+  keyType?: string | null | undefined;
+};
+
+/** REST: the body of POST /vc-api/credentials/issue (or of an instance issue endpoint, with issuerId). */
+export type VcIssueCredentialInput = {
+  /** The unsecured credential (VCDM 1.1 or 2.0); `issuer` is set to the instance DID. */
+  credential: Record<string, unknown>;
+  /** An issuer instance of the tenant; default: the tenant default instance. */
+  issuerId?: string | null | undefined;
+  /** created, challenge, domain, credentialId, credentialStatus (see docs/API.md). */
+  options?: Record<string, unknown> | null | undefined;
+};
+
 /** REST: the body of POST /vc-templates and PUT /vc-templates/{templateId}. */
 export type VcTemplateInput = {
   attributes: Array<TemplateAttributeInput>;
@@ -148,6 +166,30 @@ export type VcTemplateInput = {
   issuer: string;
   /** Letters, digits, space . _ - (1-128), starting with a letter or digit. */
   templateName: string;
+};
+
+/** REST: the body of POST /vc-api/credentials/status, with credentialStatus flattened. */
+export type VcUpdateCredentialStatusInput = {
+  credentialId: string;
+  /** true sets the status; false clears it (suspension only). */
+  status: boolean;
+  /** revocation or suspension. */
+  statusPurpose: string;
+};
+
+/** REST: the body of POST /vc-api/credentials/verify. */
+export type VcVerifyCredentialInput = {
+  options?: Record<string, unknown> | null | undefined;
+  /** A credential object, an EnvelopedVerifiableCredential, or a compact JWT. */
+  verifiableCredential: unknown;
+};
+
+/** REST: the body of POST /vc-api/presentations/verify: verifiablePresentation, or presentation (verified without a proof). */
+export type VcVerifyPresentationInput = {
+  /** challenge, domain. */
+  options?: Record<string, unknown> | null | undefined;
+  presentation?: Record<string, unknown> | null | undefined;
+  verifiablePresentation?: unknown;
 };
 
 /** REST: the headers and body of POST /verifier/verify. */
@@ -556,6 +598,46 @@ export type LedgerAnchorQueryVariables = Exact<{
 
 export type LedgerAnchorQuery = { ledgerAnchor: { logId: string, treeSize: number, rootHash: string, status: string, attempts: number, lastError: string | null, receipt: { adapter: string, network: string, txId: string, target: string, blockNumber: string | null, logIndex: number | null, consensusTimestamp: string | null, sequenceNumber: string | null, runningHash: string | null, logId: string, treeSize: number, rootHash: string } | null, check: { status: string, reason: string | null } | null } };
 
+export type VcCreateIssuerMutationVariables = Exact<{
+  input: VcCreateIssuerInput;
+}>;
+
+
+export type VcCreateIssuerMutation = { vcCreateIssuer: { id: string, issuer: string, issueEndpoint: string, cryptosuite: string, keyType: string, default: boolean } };
+
+export type VcIssuersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type VcIssuersQuery = { vcIssuers: Array<{ id: string, issuer: string, issueEndpoint: string, cryptosuite: string, keyType: string, default: boolean }> };
+
+export type VcIssueCredentialMutationVariables = Exact<{
+  input: VcIssueCredentialInput;
+}>;
+
+
+export type VcIssueCredentialMutation = { vcIssueCredential: { verifiableCredential: Record<string, unknown> } };
+
+export type VcVerifyCredentialQueryVariables = Exact<{
+  input: VcVerifyCredentialInput;
+}>;
+
+
+export type VcVerifyCredentialQuery = { vcVerifyCredential: { verified: boolean, checks: Array<string>, warnings: Array<{ type: string, title: string, detail: string | null }>, errors: Array<{ type: string, title: string, detail: string | null }> } };
+
+export type VcVerifyPresentationQueryVariables = Exact<{
+  input: VcVerifyPresentationInput;
+}>;
+
+
+export type VcVerifyPresentationQuery = { vcVerifyPresentation: { verified: boolean, checks: Array<string>, warnings: Array<{ type: string, title: string, detail: string | null }>, errors: Array<{ type: string, title: string, detail: string | null }> } };
+
+export type VcUpdateCredentialStatusMutationVariables = Exact<{
+  input: VcUpdateCredentialStatusInput;
+}>;
+
+
+export type VcUpdateCredentialStatusMutation = { vcUpdateCredentialStatus: { credentialId: string, credentialStatus: Record<string, unknown>, status: boolean } };
+
 export const DidRecordDocumentFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DidRecordDocumentFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DidRecordDocument"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recordId"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"topicId"}},{"kind":"Field","name":{"kind":"Name","value":"templateTopicId"}},{"kind":"Field","name":{"kind":"Name","value":"publicKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"publicKeyHex"}},{"kind":"Field","name":{"kind":"Name","value":"recordId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"authentication"}},{"kind":"Field","name":{"kind":"Name","value":"service"}},{"kind":"Field","name":{"kind":"Name","value":"created"}},{"kind":"Field","name":{"kind":"Name","value":"updated"}},{"kind":"Field","name":{"kind":"Name","value":"ledgerFileId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}}]}}]} as unknown as DocumentNode;
 export const FaceTemplateFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"FaceTemplateFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"FaceTemplate"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pos"}},{"kind":"Field","name":{"kind":"Name","value":"template"}},{"kind":"Field","name":{"kind":"Name","value":"templateCreationResult"}},{"kind":"Field","name":{"kind":"Name","value":"faceCount"}},{"kind":"Field","name":{"kind":"Name","value":"reason"}}]}}]} as unknown as DocumentNode;
 export const IssueCredentialPayloadFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"IssueCredentialPayloadFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"IssueCredentialPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"verifiableCredential"}},{"kind":"Field","name":{"kind":"Name","value":"userSignature"}},{"kind":"Field","name":{"kind":"Name","value":"cryptograph"}},{"kind":"Field","name":{"kind":"Name","value":"cryptographPng"}}]}}]} as unknown as DocumentNode;
@@ -607,6 +689,12 @@ export const LedgerConsistencyProofDocument = {"kind":"Document","definitions":[
 export const LedgerEntryDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"LedgerEntry"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"logId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"entryHash"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ledgerEntry"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"logId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"logId"}}},{"kind":"Argument","name":{"kind":"Name","value":"entryHash"},"value":{"kind":"Variable","name":{"kind":"Name","value":"entryHash"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"logId"}},{"kind":"Field","name":{"kind":"Name","value":"entryHash"}},{"kind":"Field","name":{"kind":"Name","value":"leafIndex"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"ref"}},{"kind":"Field","name":{"kind":"Name","value":"leafHash"}},{"kind":"Field","name":{"kind":"Name","value":"treeSize"}},{"kind":"Field","name":{"kind":"Name","value":"proof"}},{"kind":"Field","name":{"kind":"Name","value":"checkpoint"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"LedgerCheckpointFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LedgerCheckpointFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"LedgerCheckpoint"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"logId"}},{"kind":"Field","name":{"kind":"Name","value":"origin"}},{"kind":"Field","name":{"kind":"Name","value":"treeSize"}},{"kind":"Field","name":{"kind":"Name","value":"rootHash"}},{"kind":"Field","name":{"kind":"Name","value":"note"}},{"kind":"Field","name":{"kind":"Name","value":"verifierKey"}},{"kind":"Field","name":{"kind":"Name","value":"publicKey"}},{"kind":"Field","name":{"kind":"Name","value":"signedAt"}},{"kind":"Field","name":{"kind":"Name","value":"witnesses"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"verifierKey"}},{"kind":"Field","name":{"kind":"Name","value":"cosigned"}},{"kind":"Field","name":{"kind":"Name","value":"cosignedAt"}},{"kind":"Field","name":{"kind":"Name","value":"witnessedSize"}},{"kind":"Field","name":{"kind":"Name","value":"lastError"}}]}},{"kind":"Field","name":{"kind":"Name","value":"witnessCosignatures"}},{"kind":"Field","name":{"kind":"Name","value":"witnessQuorum"}}]}}]} as unknown as DocumentNode;
 export const LedgerLeavesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"LedgerLeaves"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"logId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"start"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"end"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ledgerLeaves"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"logId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"logId"}}},{"kind":"Argument","name":{"kind":"Name","value":"start"},"value":{"kind":"Variable","name":{"kind":"Name","value":"start"}}},{"kind":"Argument","name":{"kind":"Name","value":"end"},"value":{"kind":"Variable","name":{"kind":"Name","value":"end"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"logId"}},{"kind":"Field","name":{"kind":"Name","value":"start"}},{"kind":"Field","name":{"kind":"Name","value":"end"}},{"kind":"Field","name":{"kind":"Name","value":"leafHashes"}}]}}]}}]} as unknown as DocumentNode;
 export const LedgerAnchorDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"LedgerAnchor"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"logId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"treeSize"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ledgerAnchor"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"logId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"logId"}}},{"kind":"Argument","name":{"kind":"Name","value":"treeSize"},"value":{"kind":"Variable","name":{"kind":"Name","value":"treeSize"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"LedgerAnchorStatusFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LedgerAnchorStatusFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"LedgerAnchorStatus"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"logId"}},{"kind":"Field","name":{"kind":"Name","value":"treeSize"}},{"kind":"Field","name":{"kind":"Name","value":"rootHash"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"}},{"kind":"Field","name":{"kind":"Name","value":"lastError"}},{"kind":"Field","name":{"kind":"Name","value":"receipt"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"adapter"}},{"kind":"Field","name":{"kind":"Name","value":"network"}},{"kind":"Field","name":{"kind":"Name","value":"txId"}},{"kind":"Field","name":{"kind":"Name","value":"target"}},{"kind":"Field","name":{"kind":"Name","value":"blockNumber"}},{"kind":"Field","name":{"kind":"Name","value":"logIndex"}},{"kind":"Field","name":{"kind":"Name","value":"consensusTimestamp"}},{"kind":"Field","name":{"kind":"Name","value":"sequenceNumber"}},{"kind":"Field","name":{"kind":"Name","value":"runningHash"}},{"kind":"Field","name":{"kind":"Name","value":"logId"}},{"kind":"Field","name":{"kind":"Name","value":"treeSize"}},{"kind":"Field","name":{"kind":"Name","value":"rootHash"}}]}},{"kind":"Field","name":{"kind":"Name","value":"check"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"reason"}}]}}]}}]} as unknown as DocumentNode;
+export const VcCreateIssuerDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"vcCreateIssuer"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"VcCreateIssuerInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vcCreateIssuer"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"issuer"}},{"kind":"Field","name":{"kind":"Name","value":"issueEndpoint"}},{"kind":"Field","name":{"kind":"Name","value":"cryptosuite"}},{"kind":"Field","name":{"kind":"Name","value":"keyType"}},{"kind":"Field","name":{"kind":"Name","value":"default"}}]}}]}}]} as unknown as DocumentNode;
+export const VcIssuersDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"vcIssuers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vcIssuers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"issuer"}},{"kind":"Field","name":{"kind":"Name","value":"issueEndpoint"}},{"kind":"Field","name":{"kind":"Name","value":"cryptosuite"}},{"kind":"Field","name":{"kind":"Name","value":"keyType"}},{"kind":"Field","name":{"kind":"Name","value":"default"}}]}}]}}]} as unknown as DocumentNode;
+export const VcIssueCredentialDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"vcIssueCredential"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"VcIssueCredentialInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vcIssueCredential"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"verifiableCredential"}}]}}]}}]} as unknown as DocumentNode;
+export const VcVerifyCredentialDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"vcVerifyCredential"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"VcVerifyCredentialInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vcVerifyCredential"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"verified"}},{"kind":"Field","name":{"kind":"Name","value":"checks"}},{"kind":"Field","name":{"kind":"Name","value":"warnings"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"detail"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"detail"}}]}}]}}]}}]} as unknown as DocumentNode;
+export const VcVerifyPresentationDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"vcVerifyPresentation"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"VcVerifyPresentationInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vcVerifyPresentation"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"verified"}},{"kind":"Field","name":{"kind":"Name","value":"checks"}},{"kind":"Field","name":{"kind":"Name","value":"warnings"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"detail"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"detail"}}]}}]}}]}}]} as unknown as DocumentNode;
+export const VcUpdateCredentialStatusDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"vcUpdateCredentialStatus"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"VcUpdateCredentialStatusInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vcUpdateCredentialStatus"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credentialId"}},{"kind":"Field","name":{"kind":"Name","value":"credentialStatus"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]} as unknown as DocumentNode;
 export type Requester<C = {}> = <R, V>(doc: DocumentNode, vars?: V, options?: C) => Promise<R> | AsyncIterable<R>
 export function getSdk<C>(requester: Requester<C>) {
   return {
@@ -738,6 +826,24 @@ export function getSdk<C>(requester: Requester<C>) {
     },
     LedgerAnchor(variables: LedgerAnchorQueryVariables, options?: C): Promise<LedgerAnchorQuery> {
       return requester<LedgerAnchorQuery, LedgerAnchorQueryVariables>(LedgerAnchorDocument, variables, options) as Promise<LedgerAnchorQuery>;
+    },
+    vcCreateIssuer(variables: VcCreateIssuerMutationVariables, options?: C): Promise<VcCreateIssuerMutation> {
+      return requester<VcCreateIssuerMutation, VcCreateIssuerMutationVariables>(VcCreateIssuerDocument, variables, options) as Promise<VcCreateIssuerMutation>;
+    },
+    vcIssuers(variables?: VcIssuersQueryVariables, options?: C): Promise<VcIssuersQuery> {
+      return requester<VcIssuersQuery, VcIssuersQueryVariables>(VcIssuersDocument, variables, options) as Promise<VcIssuersQuery>;
+    },
+    vcIssueCredential(variables: VcIssueCredentialMutationVariables, options?: C): Promise<VcIssueCredentialMutation> {
+      return requester<VcIssueCredentialMutation, VcIssueCredentialMutationVariables>(VcIssueCredentialDocument, variables, options) as Promise<VcIssueCredentialMutation>;
+    },
+    vcVerifyCredential(variables: VcVerifyCredentialQueryVariables, options?: C): Promise<VcVerifyCredentialQuery> {
+      return requester<VcVerifyCredentialQuery, VcVerifyCredentialQueryVariables>(VcVerifyCredentialDocument, variables, options) as Promise<VcVerifyCredentialQuery>;
+    },
+    vcVerifyPresentation(variables: VcVerifyPresentationQueryVariables, options?: C): Promise<VcVerifyPresentationQuery> {
+      return requester<VcVerifyPresentationQuery, VcVerifyPresentationQueryVariables>(VcVerifyPresentationDocument, variables, options) as Promise<VcVerifyPresentationQuery>;
+    },
+    vcUpdateCredentialStatus(variables: VcUpdateCredentialStatusMutationVariables, options?: C): Promise<VcUpdateCredentialStatusMutation> {
+      return requester<VcUpdateCredentialStatusMutation, VcUpdateCredentialStatusMutationVariables>(VcUpdateCredentialStatusDocument, variables, options) as Promise<VcUpdateCredentialStatusMutation>;
     }
   };
 }
