@@ -17,12 +17,16 @@ const server = useTestServer();
 type Json = Record<string, any>;
 
 const V2 = 'https://www.w3.org/ns/credentials/v2';
-const credential = (id: string | undefined = `urn:uuid:${randomUUID()}`): Json => ({
-  '@context': [V2],
-  ...(id !== undefined ? { id } : {}),
+/** VCDM 2.0 dropped @vocab from its base context: ad-hoc claims (alumniOf) need this one or JSON-LD safe mode refuses them. */
+const UNDEFINED_TERMS = 'https://www.w3.org/ns/credentials/undefined-terms/v2';
+const credential = (id = `urn:uuid:${randomUUID()}`): Json => ({
+  '@context': [V2, UNDEFINED_TERMS],
+  id,
   type: ['VerifiableCredential', 'AlumniCredential'],
   credentialSubject: { id: 'did:example:ebfeb1f712ebc6f1c276e12ec21', name: 'Ada Lovelace', alumniOf: 'Example University' },
 });
+
+const withoutId = ({ id: _id, ...rest }: Json): Json => rest;
 
 function ok<T>(o: { ok: true; data: T } | { ok: false; status: number; code?: string }): T {
   if (!o.ok) throw new Error(`expected success, got ${o.status} ${o.code}`);
@@ -125,7 +129,7 @@ describe.each([['REST'], ['GraphQL']])('VC-API through %s', (name) => {
       [{ credential: credential(), options: { unknownOption: true } }, 400],
       [{ credential: credential(), options: { created: 'yesterday' } }, 400],
       [{ credential: credential(), options: { credentialStatus: { type: 'StatusList2021Entry', statusPurpose: 'revocation' } } }, 400],
-      [{ credential: credential(undefined), options: { credentialStatus: { type: 'BitstringStatusListEntry', statusPurpose: 'revocation' } } }, 400],
+      [{ credential: withoutId(credential()), options: { credentialStatus: { type: 'BitstringStatusListEntry', statusPurpose: 'revocation' } } }, 400],
       [{ credential: { ...credential(), '@context': ['https://example.com/not-a-credential'] } }, 400],
       [{ credential: { ...credential(), type: 'NotACredential' } }, 400],
     ];

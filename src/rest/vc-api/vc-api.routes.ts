@@ -64,7 +64,7 @@ export function vcApiRoutes(auth: AuthService, vc: VcApiServices): Router {
     const list = await vc.status.published(pathParam(req, 'listId'));
     res.setHeader('Cache-Control', 'public, no-cache');
     res.setHeader('ETag', list.etag);
-    if (req.fresh) {
+    if (etagMatches(req.get('If-None-Match'), list.etag)) {
       res.status(304).end();
       return;
     }
@@ -72,4 +72,15 @@ export function vcApiRoutes(auth: AuthService, vc: VcApiServices): Router {
   });
 
   return r;
+}
+
+/**
+ * RFC 9110 §13.1.2 If-None-Match, weak comparison. Not express's req.fresh: that ignores the
+ * condition when the request says `Cache-Control: no-cache`, which fetch() adds to every
+ * conditional request, so no fetch-based verifier would ever get its 304.
+ */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const opaque = (t: string): string => t.trim().replace(/^W\//, '');
+  return header.split(',').some((t) => t.trim() === '*' || opaque(t) === opaque(etag));
 }

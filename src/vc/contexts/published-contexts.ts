@@ -17,6 +17,11 @@ export const MULTIKEY_V1_URL = 'https://w3id.org/security/multikey/v1';
 export const DID_V1_URL = 'https://www.w3.org/ns/did/v1';
 /** Bitstring Status List v1.0 context (VCDM 1.1 credentials; VCDM 2.0's own context already defines the terms). */
 export const BITSTRING_STATUS_LIST_V1_URL = 'https://www.w3.org/ns/credentials/status/v1';
+/**
+ * VCDM 2.0's opt-in `@vocab` for claims no context defines: the final v2 context dropped its own
+ * `@vocab`, so without this one a credential with ad-hoc claims fails JSON-LD safe mode everywhere.
+ */
+export const CREDENTIALS_UNDEFINED_TERMS_V2_URL = 'https://www.w3.org/ns/credentials/undefined-terms/v2';
 /** The VCDM 1.1 examples vocabulary: credentials made with other stacks' samples and tutorials use it. */
 export const CREDENTIALS_EXAMPLES_V1_URL = 'https://www.w3.org/2018/credentials/examples/v1';
 
@@ -29,6 +34,7 @@ interface PublishedContext {
 export const PUBLISHED_CONTEXT_SOURCES: readonly PublishedContext[] = [
   { url: CREDENTIALS_V1_URL, packageName: '@digitalbazaar/credentials-context', file: 'contexts/v1.jsonld' },
   { url: CREDENTIALS_V2_URL, packageName: '@digitalbazaar/credentials-context', file: 'contexts/v2.jsonld' },
+  { url: CREDENTIALS_UNDEFINED_TERMS_V2_URL, packageName: '@digitalbazaar/credentials-context', file: 'contexts/undefined-terms-v2.jsonld' },
   { url: DATA_INTEGRITY_V1_URL, packageName: '@digitalbazaar/data-integrity-context', file: 'contexts/data-integrity-v1.jsonld' },
   { url: DATA_INTEGRITY_V2_URL, packageName: '@digitalbazaar/data-integrity-context', file: 'contexts/data-integrity-v2.jsonld' },
   { url: ED25519_2020_V1_URL, packageName: 'ed25519-signature-2020-context', file: 'contexts/ed25519-signature-2020-v1.jsonld' },

@@ -9,6 +9,7 @@ import { vectorJson } from '../../support/vc/vectors';
 const REQUIRED = [
   'https://www.w3.org/2018/credentials/v1',
   'https://www.w3.org/ns/credentials/v2',
+  'https://www.w3.org/ns/credentials/undefined-terms/v2',
   'https://w3id.org/security/data-integrity/v1',
   'https://w3id.org/security/data-integrity/v2',
   'https://w3id.org/security/suites/ed25519-2020/v1',
