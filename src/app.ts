@@ -268,7 +268,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   http.use(requestContext(logger));
   http.use(methodNotAllowed(routes, familyOfPath(services.vcApi.base)));
   http.use(indexRoutes(routes));
-  http.use(openapiRoutes({ docs: config.apiDocs }));
+  http.use(openapiRoutes({ docs: config.apiDocs, vcApiBase: services.vcApi.base }));
   http.use(healthRoutes(services.health));
   http.use(graphql.router);
   http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads }));

@@ -21,6 +21,7 @@ import { type ByteBudget, uploadGuard } from './middleware/upload-guard';
 import { rateLimits } from './middleware/rate-limit';
 import { idempotentIssuing } from './middleware/idempotency';
 import { vcApiRoutes } from './vc-api/vc-api.routes';
+import { isVcApiPath } from './vc-api-path';
 import type { Family } from './context';
 
 /** Path prefixes of Family A; their errors use the Family A envelope. */
@@ -37,17 +38,15 @@ function markFamilyA(_req: Request, res: Response, next: NextFunction): void {
   next();
 }
 
-function markProblem(_req: Request, res: Response, next: NextFunction): void {
-  (res.locals as RestLocals).family = 'P';
-  next();
+/** Not mounted on the base path: a path-mounted middleware would show in the route table as an endpoint. */
+function markProblem(base: string) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (isVcApiPath(req.path, base)) (res.locals as RestLocals).family = 'P';
+    next();
+  };
 }
 
-/** Whether a path is under the VC-API base path (case-insensitive, like express). */
-export function isVcApiPath(path: string, base: string): boolean {
-  const p = path.toLowerCase();
-  const b = base.toLowerCase();
-  return p === b || p.startsWith(`${b}/`);
-}
+export { isVcApiPath };
 
 /** The error envelope of a path: Family A, the VC-API's problem details, or Family B. */
 export function familyOfPath(vcApiBase: string): (path: string) => Family {
@@ -69,7 +68,7 @@ export function restRouter(services: Services, options: RestOptions): Router {
   const { maxImageBytes } = options;
   const r = Router();
   r.use(FAMILY_A_PREFIXES, markFamilyA);
-  r.use(services.vcApi.base, markProblem);
+  r.use(markProblem(services.vcApi.base));
   // Order matters: the key is checked, then the upload budget, and only then is a body read.
   r.use(authenticateFirst(services.auth));
   r.use(uploadGuard({ budget: options.uploadBudget, maxRequestBytes: options.maxUploadBytes, idleTimeoutMs: options.uploadIdleTimeoutMs, respond: sendAppError }));
@@ -95,6 +94,6 @@ export function restRouter(services: Services, options: RestOptions): Router {
   r.use(credentialRoutes(services.auth, services.familyBCredentials));
   r.use(presentationRoutes(services.auth, services.presentations, services.signatures, services.zkpTokens));
   r.use(publicRoutes(services.schemas, services.familyBCredentials));
-  r.use(services.vcApi.base, vcApiRoutes(services.auth, services.vcApi));
+  r.use(vcApiRoutes(services.auth, services.vcApi));
   return r;
 }

@@ -28,7 +28,7 @@ export function imageRoutes(auth: AuthService, biometrics: BiometricsService, ma
   }
 
   // Not in the reference: compare two templates (JSON), or a template with a photo (multipart).
-  r.post('/user/image/compare', authorize(auth, []), validateBody(compareFaces), async (req, res) => {
+  r.post('/user/image/compare', authorize(auth, []), validateBody(compareFaces, { multipart: true }), async (req, res) => {
     if (req.is('multipart/form-data')) {
       const body = await readMultipart(req, { files: ['photo'], fields: ['templateA'], maxFileBytes: maxImageBytes });
       const [photo] = requiredFiles(body, ['photo']);

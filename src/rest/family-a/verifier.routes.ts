@@ -32,7 +32,7 @@ function optionalUserSignature(req: Request): { userSignature?: string } {
 
 export function verifierRoutes(auth: AuthService, verification: VerificationService, maxImageBytes: number): Router {
   const r = Router();
-  r.post('/verifier/verify', authorize(auth, ['verifier']), validateBody(verifyCredentialA), async (req, res) => {
+  r.post('/verifier/verify', authorize(auth, ['verifier']), validateBody(verifyCredentialA, { multipart: true }), async (req, res) => {
     const input = await verifyInput(req, maxImageBytes);
     const result = await verification.verify({
       publicKey: requiredHeader(req, 'publicKey', 200),

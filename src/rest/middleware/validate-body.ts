@@ -3,7 +3,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Operation } from '../../contracts';
-import { type FieldIssue, invalidInput } from '../../errors';
+import { AppError, type FieldIssue, invalidInput } from '../../errors';
 
 /*
  * The REST half of "one schema per operation": the body schema that generates the OpenAPI entry
@@ -90,11 +90,15 @@ export function bodyOf<S extends TSchema>(req: Request, _schema: S): Static<S> {
   return req.body as Static<S>;
 }
 
-/** Express middleware: validates the JSON body (multipart bodies are read and checked by their route). */
-export function validateBody(op: Operation) {
+/**
+ * Express middleware: validates the JSON body. Multipart bodies pass only to routes that read and
+ * check them themselves (`multipart: true`); any other route answers 415, since its handler would
+ * find no parsed body at all.
+ */
+export function validateBody(op: Operation, options: { readonly multipart?: boolean } = {}) {
   validatorOf(op); // compile at mount time: a broken schema fails the start, not a request
   return (req: Request, _res: Response, next: NextFunction): void => {
-    if (req.is('multipart/form-data')) return next();
+    if (req.is('multipart/form-data')) return next(options.multipart || op.body?.multipart ? undefined : new AppError('UNSUPPORTED_MEDIA_TYPE', 'request bodies must be application/json'));
     try {
       assertBody(op, req.body);
       next();

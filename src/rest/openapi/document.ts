@@ -5,6 +5,8 @@ import { problemDetails } from '../envelopes';
 import { AppError } from '../../errors/app-error';
 import type { Answer, Parameter } from '../../contracts/operation';
 import { ERROR_STATUS, type ErrorCode } from '../../errors/codes';
+import { VC_API_DEFAULT_BASE } from '../../contracts/vc-api';
+import { isVcApiPath } from '../vc-api-path';
 
 type Json = Record<string, unknown>;
 
@@ -14,9 +16,13 @@ const plain = (schema: TSchema): Json => JSON.parse(JSON.stringify(schema)) as J
 /** `/issuer/schema/:schemaName` -> `/issuer/schema/{schemaName}`. */
 export const openapiPath = (express: string): string => express.replace(/:([A-Za-z_$][\w$]*)/g, '{$1}');
 
-/** Every spelling an operation is mounted under: its paths, and for Family A each again under /api. */
-export function spellings(op: Operation): string[] {
-  return op.family === 'A' ? [...op.paths, ...op.paths.map((p) => `/api${p}`)] : [...op.paths];
+/**
+ * Every spelling an operation is mounted under: its paths, for Family A each again under /api, and
+ * VC-API paths (whose contracts spell the default base) under the configured CREDGATE_VC_API_BASE.
+ */
+export function spellings(op: Operation, vcApiBase: string = VC_API_DEFAULT_BASE): string[] {
+  if (op.family === 'A') return [...op.paths, ...op.paths.map((p) => `/api${p}`)];
+  return op.paths.map((p) => (isVcApiPath(p, VC_API_DEFAULT_BASE) ? `${vcApiBase}${p.slice(VC_API_DEFAULT_BASE.length)}` : p));
 }
 
 /** One representative code (and message) per error status, for the examples. */
@@ -146,10 +152,10 @@ const INFO_DESCRIPTION = [
 ].join('\n\n');
 
 /** The OpenAPI 3.1 document of every REST operation, built once from the contracts. */
-export function buildOpenApiDocument(options: { version: string; docs: boolean; serverUrl?: string }): Json {
+export function buildOpenApiDocument(options: { version: string; docs: boolean; serverUrl?: string; vcApiBase?: string }): Json {
   const paths: Record<string, Json> = {};
   for (const op of documentedOperations(options.docs)) {
-    spellings(op).forEach((express, i) => {
+    spellings(op, options.vcApiBase).forEach((express, i) => {
       const path = openapiPath(express);
       // Aliases need ids of their own: `<id>Alias<n>`, and `<id>Api…` for the /api spellings.
       const j = i % op.paths.length;

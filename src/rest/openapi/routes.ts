@@ -21,6 +21,8 @@ function packageVersion(): string {
 export interface OpenApiRoutesOptions {
   /** CREDGATE_API_DOCS: when off, /docs and its files are not mounted (404) and not documented. */
   readonly docs: boolean;
+  /** CREDGATE_VC_API_BASE: the VC-API paths are documented where they are served. */
+  readonly vcApiBase?: string;
 }
 
 /** `GET /openapi.json` (no API key) and, when enabled, the offline Swagger UI page at `GET /docs`. */
@@ -28,7 +30,7 @@ export function openapiRoutes(options: OpenApiRoutesOptions): Router {
   const r = Router();
   let document: Record<string, unknown> | undefined;
   r.get('/openapi.json', (_req, res) => {
-    document ??= buildOpenApiDocument({ version: packageVersion(), docs: options.docs });
+    document ??= buildOpenApiDocument({ version: packageVersion(), docs: options.docs, ...(options.vcApiBase !== undefined ? { vcApiBase: options.vcApiBase } : {}) });
     res.setHeader('Cache-Control', 'no-cache');
     res.json(document);
   });

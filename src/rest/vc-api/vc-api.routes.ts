@@ -1,15 +1,15 @@
 import { type Response, Router } from 'express';
 import type { AuthService } from '../../services/auth.service';
 import type { VcApiServices, VcVerificationResult } from '../../services/vc-api';
-import { VC_API_DEFAULT_BASE, CreateIssuerBody, IssueBody, UpdateStatusBody, VerifyCredentialBody, VerifyPresentationBody, vcCreateIssuer, vcIssueCredential, vcIssueWithInstance, vcUpdateStatus, vcVerifyCredential, vcVerifyPresentation } from '../../contracts/vc-api';
+import { VC_API_DEFAULT_BASE, CreateIssuerBody, IssueBody, UpdateStatusBody, VerifyCredentialBody, VerifyPresentationBody, vcCreateIssuer, vcIssueCredential, vcIssueWithInstance, vcListIssuers, vcStatusList, vcUpdateStatus, vcVerifyCredential, vcVerifyPresentation } from '../../contracts/vc-api';
 import type { Operation } from '../../contracts';
 import { actorOf } from '../context';
 import { authorize } from '../middleware/authorize';
 import { bodyOf, validateBody } from '../middleware/validate-body';
 import { pathParam } from '../validate';
 
-/** The path of an operation below the VC-API base (the contracts document the default base). */
-const below = (op: Operation): string => op.paths[0]!.slice(VC_API_DEFAULT_BASE.length);
+/** An operation's path under the configured base (the contracts spell the default base). */
+export const vcApiPath = (op: Operation, base: string): string => `${base}${op.paths[0]!.slice(VC_API_DEFAULT_BASE.length)}`;
 
 /**
  * A verification that failed: 422 (400 when the document is not a credential or presentation at
@@ -27,9 +27,14 @@ function sendVerification(res: Response, result: VcVerificationResult): void {
   res.status(status).type('application/problem+json').send(JSON.stringify(body));
 }
 
-/** The VC-API (mounted under CREDGATE_VC_API_BASE); its errors are problem details (router.ts marks the family). */
+/**
+ * The VC-API under CREDGATE_VC_API_BASE; its errors are problem details (router.ts marks the
+ * family). Routes carry their full paths rather than being mounted on the base, so the route
+ * table (405s, the index, the contract test) sees every one of them as it is served.
+ */
 export function vcApiRoutes(auth: AuthService, vc: VcApiServices): Router {
   const r = Router();
+  const below = (op: Operation): string => vcApiPath(op, vc.base);
 
   r.post(below(vcIssueCredential), authorize(auth, ['issuer']), validateBody(vcIssueCredential), async (req, res) => {
     res.status(201).json(await vc.issuance.issue(actorOf(res), { kind: 'default' }, bodyOf(req, IssueBody)));
@@ -43,7 +48,7 @@ export function vcApiRoutes(auth: AuthService, vc: VcApiServices): Router {
     res.status(201).json(await vc.issuers.create(actorOf(res), bodyOf(req, CreateIssuerBody)));
   });
 
-  r.get('/issuers', authorize(auth, ['issuer']), async (_req, res) => {
+  r.get(below(vcListIssuers), authorize(auth, ['issuer']), async (_req, res) => {
     res.json(await vc.issuers.list(actorOf(res)));
   });
 
@@ -60,7 +65,7 @@ export function vcApiRoutes(auth: AuthService, vc: VcApiServices): Router {
   });
 
   // Public: verifiers anywhere dereference the lists credentials point to.
-  r.get('/status-lists/:listId', async (req, res) => {
+  r.get(below(vcStatusList), async (req, res) => {
     const list = await vc.status.published(pathParam(req, 'listId'));
     res.setHeader('Cache-Control', 'public, no-cache');
     res.setHeader('ETag', list.etag);

@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { useTestServer } from '../support/harness';
+import { request } from '../support/http';
+import { expectProblem } from '../support/vc-api-transports';
+
+/*
+ * CREDGATE_VC_API_BASE moves the whole VC-API: its routes, the instance issueEndpoint, the status
+ * list URLs written into credentials, the problem-details family and the OpenAPI document.
+ */
+
+const BASE = '/w3c/vc';
+const server = useTestServer(() => ({ env: { vcApiBase: BASE } }));
+
+const credential = () => ({
+  '@context': ['https://www.w3.org/ns/credentials/v2'],
+  id: `urn:uuid:${randomUUID()}`,
+  type: ['VerifiableCredential'],
+  credentialSubject: { id: 'did:example:subject', name: 'Ada Lovelace' },
+});
+
+test('the routes, issueEndpoint, status list URLs and errors follow the configured base', async () => {
+  const key = await server.apiKey(`base-${randomUUID().slice(0, 8)}`, ['issuer', 'verifier']);
+  const headers = { 'X-API-Key': key };
+  const inst = await request(server.baseUrl, 'POST', `${BASE}/issuers`, { headers, body: { cryptosuite: 'eddsa-jcs-2022' } });
+  expect(inst.status).toBe(201);
+  expect(inst.json.issueEndpoint).toBe(`${BASE}/issuers/${inst.json.id}/credentials/issue`);
+  const issued = await request(server.baseUrl, 'POST', inst.json.issueEndpoint, { headers, body: { credential: credential() } });
+  expect(issued.status).toBe(201);
+  const listUrl = new URL(issued.json.verifiableCredential.credentialStatus.statusListCredential as string);
+  expect(listUrl.pathname).toMatch(new RegExp(`^${BASE}/status-lists/[0-9a-f-]{36}$`));
+  expect((await request(server.baseUrl, 'GET', listUrl.pathname)).status).toBe(200);
+  const verified = await request(server.baseUrl, 'POST', `${BASE}/credentials/verify`, { headers, body: { verifiableCredential: issued.json.verifiableCredential } });
+  expect(verified.status).toBe(200);
+  expect(verified.json.verified).toBe(true);
+  // Errors under the base are problem details; the default base is not served.
+  const bad = await request(server.baseUrl, 'POST', `${BASE}/credentials/issue`, { headers, body: { credential: credential(), options: { nope: 1 } } });
+  expect(bad.status).toBe(400);
+  expectProblem(bad);
+  expect((await request(server.baseUrl, 'POST', '/vc-api/credentials/issue', { headers, body: { credential: credential() } })).status).toBe(404);
+});
+
+test('the OpenAPI document shows the VC-API where it is served', async () => {
+  const doc = (await request(server.baseUrl, 'GET', '/openapi.json')).json;
+  const paths = Object.keys(doc.paths);
+  for (const p of ['/credentials/issue', '/credentials/verify', '/presentations/verify', '/credentials/status', '/issuers', '/issuers/{issuerId}/credentials/issue', '/status-lists/{listId}']) {
+    expect(paths).toContain(`${BASE}${p}`);
+  }
+  expect(paths.filter((p) => p.startsWith('/vc-api'))).toEqual([]);
+});
