@@ -33,10 +33,12 @@ export class PrismaVcIssuerRepository implements VcIssuerRepository {
     try {
       return toRecord(await this.prisma.vcIssuer.create({ data: { ...rest, defaultTenantId: isDefault ? input.tenantId : null } }));
     } catch (e) {
-      // Two first uses raced to create the tenant's default: the loser takes the winner's.
+      // Two first uses raced to create the tenant's default: the loser takes the winner's, and its
+      // freshly sealed key (referenced by nothing, never used) is removed rather than left behind.
       if (!isDefault || !isUniqueViolation(e)) throw e;
       const winner = await this.findDefault(input.tenantId);
       if (!winner) throw e;
+      await this.prisma.managedKey.deleteMany({ where: { id: rest.managedKeyId, tenantId: input.tenantId, dids: { none: {} }, vcIssuers: { none: {} } } });
       return winner;
     }
   }
