@@ -6,6 +6,11 @@
  *
  *   { op: 'sign', suite, keyType, credential }  -> { did, verifiableCredential }   (issuer set to the new did:key)
  *   { op: 'verify', verifiableCredential }       -> { verified, errors: string[] }
+ *
+ * `verify` may also carry `fetchPrefixes: string[]` (URLs under them, e.g. a running Credgate's
+ * status lists, are fetched over HTTP by the document loader; everything else stays offline) and
+ * `checkStatus: true` (BitstringStatusListEntry checked with @digitalbazaar/vc-bitstring-status-list,
+ * the list credential verified and its issuer matched); the answer then has `status: [{ purpose, status }]`.
  */
 import * as vc from '@digitalbazaar/vc';
 import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
@@ -24,6 +29,18 @@ import ed25519Context from 'ed25519-signature-2020-context';
 import dataIntegrityContext from '@digitalbazaar/data-integrity-context';
 import multikeyContext from '@digitalbazaar/multikey-context';
 import { contexts as statusContexts } from '@digitalbazaar/vc-bitstring-status-list-context';
+import { checkStatus } from '@digitalbazaar/vc-bitstring-status-list';
+
+/** The static loader, plus plain HTTP(S) GETs for URLs under the allowed prefixes only. */
+function fetchingLoader(staticLoader, prefixes) {
+  if (!prefixes || prefixes.length === 0) return staticLoader;
+  return async (url) => {
+    if (!prefixes.some((p) => url.startsWith(p))) return staticLoader(url);
+    const res = await fetch(url, { headers: { accept: 'application/vc, application/ld+json;q=0.9, application/json;q=0.5' } });
+    if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
+    return { contextUrl: null, documentUrl: url, document: await res.json() };
+  };
+}
 
 function documentLoader(extra) {
   const didKey = driver();
@@ -78,7 +95,7 @@ function messages(error) {
 }
 
 async function handle(request) {
-  const loader = documentLoader(request.contexts);
+  const loader = fetchingLoader(documentLoader(request.contexts), request.fetchPrefixes);
   if (request.op === 'sign') {
     const { did, keyPair } = await keyPairFor(request.keyType);
     const credential = { ...request.credential, issuer: did };
@@ -86,9 +103,12 @@ async function handle(request) {
     return { did, verifiableCredential };
   }
   if (request.op === 'verify') {
-    const result = await vc.verifyCredential({ credential: request.verifiableCredential, suite: verifyingSuites(), documentLoader: loader });
+    const status = request.checkStatus ? { checkStatus: (options) => checkStatus({ ...options, verifyBitstringStatusListCredential: true, verifyMatchingIssuers: true }) } : {};
+    const result = await vc.verifyCredential({ credential: request.verifiableCredential, suite: verifyingSuites(), documentLoader: loader, ...status });
     const proofErrors = (result.results ?? []).flatMap((r) => messages(r.error));
-    return { verified: result.verified === true, errors: [...messages(result.error), ...proofErrors] };
+    const statusErrors = messages(result.statusResult?.error);
+    const statuses = (result.statusResult?.results ?? []).map((r) => ({ purpose: r.credentialStatus?.statusPurpose, status: r.status }));
+    return { verified: result.verified === true, errors: [...messages(result.error), ...proofErrors, ...statusErrors], ...(request.checkStatus ? { status: statuses } : {}) };
   }
   throw new Error(`unknown op ${request.op}`);
 }

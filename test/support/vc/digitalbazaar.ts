@@ -35,3 +35,13 @@ export const dbSign = (request: { suite: string; keyType: string; credential: Js
 
 export const dbVerify = (verifiableCredential: JsonObject): Promise<{ verified: boolean; errors: string[] }> =>
   askDigitalBazaar({ op: 'verify', verifiableCredential });
+
+/**
+ * Digital Bazaar verifies a credential including its BitstringStatusListEntry: the list credential
+ * is fetched over HTTP from URLs under `fetchPrefixes` (a running service), verified, issuer-matched.
+ */
+export const dbVerifyWithStatus = (
+  verifiableCredential: JsonObject,
+  fetchPrefixes: readonly string[],
+): Promise<{ verified: boolean; errors: string[]; status: { purpose: string; status: boolean }[] }> =>
+  askDigitalBazaar({ op: 'verify', verifiableCredential, fetchPrefixes: [...fetchPrefixes], checkStatus: true });
