@@ -78,7 +78,7 @@ export class PrismaDidRepository implements DidRepository {
             await log(ledgerEntities.ledgerFileId, 'did-file');
             await log(ledgerEntities.topicId, 'credentials');
             await log(ledgerEntities.templateTopicId, 'templates');
-            ids = ledgerEntities;
+            ids = { ledgerFileId: ledgerEntities.ledgerFileId, topicId: ledgerEntities.topicId, templateTopicId: ledgerEntities.templateTopicId };
           } else {
             // The DID document file and its two topics are ledger entities numbered from one sequence.
             const allocate = (kind: string) => tx.ledgerLog.create({ data: { tenantId: input.tenantId, kind } });
