@@ -160,10 +160,12 @@ export class PrismaDidRepository implements DidRepository {
   }
 
   async discard(tenantId: string, id: string): Promise<void> {
-    await this.prisma.$transaction(async (tx) => {
-      const res = await tx.did.deleteMany({ where: { id, tenantId } });
-      if (res.count === 1) await notifyInTransaction(tx, TOPIC, id);
-    });
+    await retryTransaction(() =>
+      this.prisma.$transaction(async (tx) => {
+        const res = await tx.did.deleteMany({ where: { id, tenantId } });
+        if (res.count === 1) await notifyInTransaction(tx, TOPIC, id);
+      }),
+    );
     this.forget(id);
   }
 
