@@ -83,8 +83,10 @@ describe('per-DID Hedera entities', () => {
     expect(node.topicMemo(topicId)).toBe(`credgate ${did} credentials`);
     expect(node.topicMemo(templateTopicId)).toBe(`credgate ${did} templates`);
     expect(node.fileMemo(ledgerFileId)).toBe(`credgate ${did} did-document`);
-    // Only the operator can write to the topics.
+    // Only the operator can write to the topics; the mirror shows memo and submit key (how operators find orphans).
     expect(Buffer.from(node.topicSubmitKey(topicId)!)).toEqual(Buffer.from(operatorPublicKey));
+    const info = await request(mirror.url, 'GET', `/api/v1/topics/${topicId}`);
+    expect(info.json).toMatchObject({ topic_id: topicId, memo: `credgate ${did} credentials`, admin_key: null, submit_key: { _type: 'ED25519', key: Buffer.from(operatorPublicKey).toString('hex') } });
     // The document read back from the File Service equals the one the service serves.
     const served = unwrap(await slice.getDid(key, document.id));
     expect(JSON.parse(node.fileContents(ledgerFileId)!.toString('utf8'))).toEqual(served);
