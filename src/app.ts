@@ -58,7 +58,11 @@ import { ByteBudget } from './rest/middleware/upload-guard';
 import { type Services, createServices, createWriteGate } from './services';
 import { AnchorOutbox } from './anchor/outbox';
 import { AnchorService } from './anchor/anchor.service';
-import { loadAnchorAdapter } from './anchor/load-adapter';
+import { type LogEntityLookup, loadAnchorAdapter } from './anchor/load-adapter';
+import { hasDidEntities } from './anchor/anchor.port';
+import { canonicalBytes } from './domain/canonical';
+import { ledgerFileDocument } from './domain/dids/service-did-documents';
+import { DidEntityProvisioner } from './services/did-entities';
 import { AnchorRelay, DEFAULT_RELAY_OPTIONS } from './anchor/relay';
 import type { AnchorAdapter } from './anchor/anchor.port';
 
@@ -154,7 +158,16 @@ export async function createCore(
     const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
     // Imported only when CREDGATE_ANCHOR names an adapter (viem is an optional dependency).
     const anchorConfig = config.anchor ?? { mode: 'none' as const };
-    const anchoring: CoreAnchoring = { outbox: new AnchorOutbox(db.prisma), adapter: await loadAnchorAdapter(anchorConfig, config.hedera) };
+    const didRepo = new PrismaDidRepository(db.prisma, ledger, cache);
+    // Per-DID Hedera mode: a DID's topics are its log ids, and its file log is anchored by writing its document into the file.
+    const entityOf: LogEntityLookup = async (logId, network) => {
+      const hit = await didRepo.findByLedgerEntity(logId, network);
+      if (!hit) return null;
+      return hit.entity === 'file' ? { kind: 'file', document: canonicalBytes(ledgerFileDocument(hit.record)) } : { kind: 'topic' };
+    };
+    const anchoring: CoreAnchoring = { outbox: new AnchorOutbox(db.prisma), adapter: await loadAnchorAdapter(anchorConfig, config.hedera, entityOf) };
+    const perDid = anchorConfig.mode === 'hedera' && config.hedera?.perDid !== false && hasDidEntities(anchoring.adapter);
+    const didEntities = perDid && hasDidEntities(anchoring.adapter) ? new DidEntityProvisioner(anchoring.adapter, config.hedera?.entityTimeoutMs ?? 20_000, logger) : undefined;
     // Workers and models start on the first face request, not at boot.
     const faces = lazyFaceEngine(() => {
       logger.info('loading the face model for the first face request (about 1.5 s per worker)');
@@ -171,7 +184,8 @@ export async function createCore(
       sql: db.sql,
       tenants: new PrismaTenantRepository(db.prisma),
       apiKeys: new PrismaApiKeyRepository(db.prisma),
-      dids: new PrismaDidRepository(db.prisma, ledger, cache),
+      dids: didRepo,
+      ...(didEntities ? { didEntities } : {}),
       custody,
       box: new EnvelopeSecretBox(keyring),
       schemas: cachedSchemas(new PrismaSchemaRepository(db.prisma), cache),

@@ -15,6 +15,7 @@ import type { SqlExecutor } from '../db/sql-executor';
 import type { Ledger } from '../ledger/ledger.port';
 import { AuthService } from './auth.service';
 import { DidsService } from './dids.service';
+import type { DidEntityProvisioner } from './did-entities';
 import { HealthService } from './health.service';
 import { KeysService } from './keys.service';
 import { LedgerService } from './ledger.service';
@@ -86,6 +87,8 @@ export interface ServiceDeps {
   readonly idempotencyStore: IdempotencyStore;
   /** Shared with the credential repository, whose batches take their slots themselves. */
   readonly writes: FairGate;
+  /** Per-DID ledger entities (CREDGATE_HEDERA_PER_DID): created before each new DID is stored. */
+  readonly didEntities?: DidEntityProvisioner;
   /** Anchor status of signed heads (src/anchor); absent in tests that build services by hand. */
   readonly anchors?: AnchorService;
 }
@@ -102,7 +105,7 @@ function presentedIds(body: unknown): string[] {
 
 /** Builds every use-case service once; both transports and the CLI share these instances. */
 export function createServices(d: ServiceDeps): Services {
-  const dids = new DidsService(d.dids, d.custody, { method: d.config.didMethod, network: d.config.network });
+  const dids = new DidsService(d.dids, d.custody, { method: d.config.didMethod, network: d.config.network }, d.didEntities, d.clock);
   const issuerDids = new IssuerDidService(dids, d.dids, d.issuerPointer, d.custody, d.clock);
   const schemas = new SchemasService(d.schemas, d.config.publicUrl);
   const credentials = new CredentialsService(d.faces, issuerDids, schemas, d.issued, d.dids, d.box, d.clock);
