@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { parseHederaConfig } from '../../src/anchor/hedera/config';
 import { ConfigError, parseConfig } from '../../src/config';
+import { loadAnchorAdapter } from '../../src/anchor/load-adapter';
 
 const KEY = '302e020100300506032b657004220420' + 'ab'.repeat(32);
 const base = {
@@ -75,6 +76,5 @@ test('CREDGATE_HEDERA_PER_DID defaults to true; false and a creation timeout par
 });
 
 test('single-topic mode needs a topic; per-DID mode does not', async () => {
-  const { loadAnchorAdapter } = await import('../../src/anchor/load-adapter');
   await expect(loadAnchorAdapter({ mode: 'hedera' }, parseHederaConfig({ ...base, CREDGATE_HEDERA_PER_DID: 'false' }))).rejects.toThrow(/CREDGATE_HEDERA_TOPIC_ID/);
 });
