@@ -1,5 +1,7 @@
 import { ENCRYPTED_TYPE, FAMILY_A_JSONLD_BASE, isCiphertextText, subjectOfCredential } from '../../domain/credentials/family-a-credential';
 import { framingProblem } from '../../domain/credentials/family-a-pinning';
+import { canonicalBytes } from '../../domain/canonical';
+import { verifyDetachedEs256k } from '../../domain/credentials/es256k-detached';
 import { familyBShapeProblem } from '../../domain/credentials/family-b-credential';
 import type { JsonObject, VcProblem } from '../ports';
 import { PROOF_PROBLEM as P, problem } from './problems';
@@ -65,10 +67,31 @@ const SD_MEMBERS = ['sdAlg', 'digests', 'disclosures'] as const;
  * members. The CCG's RDF-canonicalised EcdsaSecp256k1Signature2019 (no digests) is not this profile.
  */
 export function familyBProblems(single: JsonObject, proof: JsonObject): VcProblem[] {
-  if (SD_MEMBERS.some((m) => proof[m] === undefined)) {
+  if (!SD_MEMBERS.every((m) => proof[m] !== undefined)) {
     return [problem(P.UNSUPPORTED_PROOF_SUITE, 'EcdsaSecp256k1Signature2019 is verified only in the Credgate selective-disclosure profile (sdAlg, digests, disclosures)')];
   }
   const shape = familyBShapeProblem(single);
   if (!shape) return [];
   return [problem(/not covered by the issuer's proof$/.test(shape) ? P.UNSIGNED_CONTENT : P.MALFORMED_PROOF, shape)];
+}
+
+/**
+ * The seed's public status list credentials (GET /credentials/status/{id}): EcdsaSecp256k1Signature2019
+ * whose detached ES256K JWS covers the RFC 8785 (JCS) form of the whole document with the proof
+ * minus `jws`, so nothing shown is unsigned. Recognised only on a BitstringStatusListCredential
+ * without selective-disclosure members: the same type name on anything else is the CCG suite.
+ */
+export function isSeedStatusListProof(document: JsonObject, proof: JsonObject): boolean {
+  const types = Array.isArray(document.type) ? document.type : [];
+  return proof.type === 'EcdsaSecp256k1Signature2019' && types.includes('BitstringStatusListCredential') && SD_MEMBERS.every((m) => proof[m] === undefined);
+}
+
+/** False, never throws, unless the JWS over the JCS of `{...document, proof: proof without jws}` verifies. */
+export function verifySeedStatusList(single: JsonObject, proof: JsonObject, publicKey: Uint8Array): boolean {
+  const { jws, ...options } = proof;
+  try {
+    return verifyDetachedEs256k(jws, canonicalBytes({ ...single, proof: options }), publicKey);
+  } catch {
+    return false;
+  }
 }

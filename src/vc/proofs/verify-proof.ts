@@ -10,7 +10,7 @@ import { parseXsdDateTime } from './datetime';
 import { hashData } from './hash-data';
 import { methodKey, verifyRawSignature, type KeyFamily, type MethodKey, type MethodType } from './method-keys';
 import { PROOF_PROBLEM as P, problem } from './problems';
-import { familyBProblems, isFamilyAProof, prepareFamilyA } from './seed-profiles';
+import { familyBProblems, isFamilyAProof, isSeedStatusListProof, prepareFamilyA, verifySeedStatusList } from './seed-profiles';
 import { LEGACY_SUITES, dataIntegritySuiteOf, hashAlgorithmFor, type DataIntegritySuite } from './suites';
 
 /**
@@ -172,6 +172,12 @@ async function verifyLegacy(document: JsonObject, all: JsonObject[], proof: Json
     } catch (error) {
       canonFailure(error, out);
     }
+    return out;
+  }
+  if (isSeedStatusListProof(single, proof)) {
+    const out: VcProblem[] = [];
+    const key = await boundKey(vm, LEGACY_SUITES[type], options, out);
+    if (key && !verifySeedStatusList(single, proof, key.publicKey)) out.push(problem(P.PROOF_VERIFICATION_ERROR));
     return out;
   }
   // The seed's selective-disclosure proof: the signature covers salted digests, and every shown value must match one.
