@@ -109,7 +109,18 @@ export interface Config {
 
   /** Hedera anchoring (CREDGATE_HEDERA_*): undefined when none of its variables is set. */
   readonly hedera?: HederaSettings;
+
+  /** OAuth2 client-credentials access tokens (CREDGATE_OAUTH_TOKEN_TTL_SECONDS); DEFAULT_OAUTH when absent. */
+  readonly oauth?: OAuthConfig;
 }
+
+export interface OAuthConfig {
+  /** Lifetime of an access token in seconds. */
+  readonly tokenTtlSeconds: number;
+}
+
+/** Ten minutes: long enough for a batch of calls, short enough that a stolen token soon dies. */
+export const DEFAULT_OAUTH: OAuthConfig = Object.freeze({ tokenTtlSeconds: 600 });
 
 /** Raised for a bad environment; main prints its one-line message and exits non-zero. */
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -284,5 +295,6 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     anchor: Object.freeze(parseAnchor(env)),
     witness: parseWitnesses(env),
     hedera: parseHederaConfig(env),
+    oauth: Object.freeze({ tokenTtlSeconds: intSetting(env, 'CREDGATE_OAUTH_TOKEN_TTL_SECONDS', DEFAULT_OAUTH.tokenTtlSeconds, 30, 86_400) }),
   });
 }
