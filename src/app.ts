@@ -41,6 +41,8 @@ import { createGraphqlEndpoint } from './graphql/server';
 import { rateLimitMiddleware } from './graphql/rate-limit.middleware';
 import { EnvelopeKeyCustody } from './kms/key-custody';
 import { resolveMasterKey } from './kms/master-key';
+import { tokenKeysFor } from './services/oauth/token-keys';
+import { oauthRoutes } from './rest/oauth.routes';
 import { databaseHasMasterKey, verifyMasterKey } from './kms/master-key-check';
 import { type Ledger, createLedger } from './ledger';
 import { ledgerSeed } from './kms/ledger-seed';
@@ -199,6 +201,7 @@ export async function createCore(
       idempotencyStore: new PrismaIdempotencyRepository(db.prisma),
       writes,
       anchors: new AnchorService(anchoring.outbox, anchoring.adapter, anchorConfig.mode),
+      tokenKeys: tokenKeysFor(masterKey, config.masterKeyPrevious),
     });
     return { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus: bus, anchoring };
   } catch (e) {
@@ -265,6 +268,8 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   http.use(indexRoutes(routes));
   http.use(openapiRoutes({ docs: config.apiDocs }));
   http.use(healthRoutes(services.health));
+  // Before /graphql and the REST router: the token endpoint takes form bodies and no API key.
+  if (services.oauth && services.accessTokens) http.use(oauthRoutes(services.oauth, services.accessTokens, services.rateLimits, config.publicUrl));
   http.use(graphql.router);
   http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads }));
   http.use(notFoundHandler());

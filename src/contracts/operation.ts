@@ -9,8 +9,11 @@ import type { Scope } from '../domain/tenancy/actor';
  */
 export type Method = 'get' | 'post' | 'put' | 'delete';
 
-/** Which error envelope the operation answers with (service routes answer Family B's `{ error }`). */
-export type Family = 'A' | 'B' | 'service';
+/**
+ * Which error envelope the operation answers with (service routes answer Family B's `{ error }`,
+ * the OAuth routes RFC 6749's `{ error, error_description }`).
+ */
+export type Family = 'A' | 'B' | 'service' | 'oauth';
 
 export interface Parameter {
   readonly name: string;
@@ -25,6 +28,8 @@ export interface Body {
   readonly example: unknown;
   /** multipart/form-data instead of JSON; multipart bodies are parsed (and checked) by the route. */
   readonly multipart?: boolean;
+  /** Media types accepted (default application/json); each documents the same schema. */
+  readonly mediaTypes?: readonly string[];
 }
 
 export interface Answer {
@@ -47,7 +52,7 @@ export interface Operation {
   readonly tag: string;
   readonly summary: string;
   readonly description?: string;
-  /** API-key scopes accepted (empty: any key); undefined: no API key at all. */
+  /** API-key (or access-token) scopes accepted (empty: any key); undefined: no API key at all. */
   readonly scopes?: readonly Scope[];
   readonly pathParams?: readonly Parameter[];
   readonly query?: readonly Parameter[];

@@ -39,6 +39,10 @@ import { FairGate } from '../fairness/fair-gate';
 import { DEFAULT_IDEMPOTENCY_TTL_SECONDS } from '../config/config';
 import { type IdempotencyStore, IdempotencyService } from './idempotency.service';
 import type { AnchorService } from '../anchor/anchor.service';
+import { DEFAULT_OAUTH } from '../config/config';
+import { AccessTokens } from './oauth/access-tokens';
+import { OAuthService } from './oauth/oauth.service';
+import type { TokenKeys } from './oauth/token-keys';
 
 export interface Services {
   readonly auth: AuthService;
@@ -65,6 +69,10 @@ export interface Services {
   readonly writes: FairGate;
   /** Idempotency-Key records of issuing requests (the transports claim and complete them). */
   readonly idempotency: IdempotencyService;
+  /** The OAuth2 token endpoint's use case; undefined when no token keys were given (services built by hand). */
+  readonly oauth: OAuthService | undefined;
+  /** Access-token signing and verification (the JWKS comes from here). */
+  readonly accessTokens: AccessTokens | undefined;
 }
 
 export interface ServiceDeps {
@@ -91,6 +99,8 @@ export interface ServiceDeps {
   readonly didEntities?: DidEntityProvisioner;
   /** Anchor status of signed heads (src/anchor); absent in tests that build services by hand. */
   readonly anchors?: AnchorService;
+  /** Access-token keys derived from the master key (src/services/oauth/token-keys.ts); absent: no OAuth. */
+  readonly tokenKeys?: TokenKeys;
 }
 
 const isRecord = (c: unknown): c is Record<string, unknown> => c !== null && typeof c === 'object' && !Array.isArray(c);
@@ -112,11 +122,18 @@ export function createServices(d: ServiceDeps): Services {
   const templates = new TemplatesService(d.templateRepo, d.dids, d.clock);
   const familyBCredentials = new FamilyBCredentialsService(d.credentialRepo, templates, d.dids, d.custody, d.ledger, d.clock, d.config.publicUrl, d.anchors);
   const rateLimits = new RateLimitService(d.rateLimitStore, d.config.rateLimits, d.clock);
+  // The service is both the authorization server and the resource server: iss = aud = its public URL.
+  const accessTokens = d.tokenKeys
+    ? new AccessTokens(d.tokenKeys, d.config.publicUrl, d.config.publicUrl, (d.config.oauth ?? DEFAULT_OAUTH).tokenTtlSeconds, d.clock)
+    : undefined;
+  const auth = new AuthService(d.tenants, d.apiKeys, d.clock, d.config.adminApiKey, d.dids, accessTokens);
   // Per-credential budgets sit where a credential id meets a verifier: the Family A verifier's
   // lookup of the sealed record, Family B credential verification and presentation verification.
   // Internal callers keep the unlimited instances.
   return {
-    auth: new AuthService(d.tenants, d.apiKeys, d.clock, d.config.adminApiKey, d.dids),
+    auth,
+    oauth: accessTokens ? new OAuthService(auth, accessTokens, rateLimits) : undefined,
+    accessTokens,
     keys: new KeysService(d.custody),
     dids,
     users: new UsersService(dids),

@@ -3,7 +3,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Operation } from '../../contracts';
-import { type FieldIssue, invalidInput } from '../../errors';
+import { AppError, type FieldIssue, invalidInput } from '../../errors';
 
 /*
  * The REST half of "one schema per operation": the body schema that generates the OpenAPI entry
@@ -94,7 +94,10 @@ export function bodyOf<S extends TSchema>(req: Request, _schema: S): Static<S> {
 export function validateBody(op: Operation) {
   validatorOf(op); // compile at mount time: a broken schema fails the start, not a request
   return (req: Request, _res: Response, next: NextFunction): void => {
-    if (req.is('multipart/form-data')) return next();
+    if (req.is('multipart/form-data')) {
+      // Only multipart operations read multipart bodies; elsewhere jsonBody let it pass unparsed.
+      return next(op.body?.multipart ? undefined : new AppError('UNSUPPORTED_MEDIA_TYPE', 'request bodies must be application/json'));
+    }
     try {
       assertBody(op, req.body);
       next();
