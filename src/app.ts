@@ -42,6 +42,8 @@ import { createGraphqlEndpoint } from './graphql/server';
 import { rateLimitMiddleware } from './graphql/rate-limit.middleware';
 import { EnvelopeKeyCustody } from './kms/key-custody';
 import { resolveMasterKey } from './kms/master-key';
+import { tokenKeysFor } from './services/oauth/token-keys';
+import { oauthRoutes } from './rest/oauth.routes';
 import { databaseHasMasterKey, verifyMasterKey } from './kms/master-key-check';
 import { type Ledger, createLedger } from './ledger';
 import { ledgerSeed } from './kms/ledger-seed';
@@ -59,7 +61,11 @@ import { ByteBudget } from './rest/middleware/upload-guard';
 import { type Services, createServices, createWriteGate } from './services';
 import { AnchorOutbox } from './anchor/outbox';
 import { AnchorService } from './anchor/anchor.service';
-import { loadAnchorAdapter } from './anchor/load-adapter';
+import { type LogEntityLookup, loadAnchorAdapter } from './anchor/load-adapter';
+import { hasDidEntities } from './anchor/anchor.port';
+import { canonicalBytes } from './domain/canonical';
+import { ledgerFileDocument } from './domain/dids/service-did-documents';
+import { DidEntityProvisioner } from './services/did-entities';
 import { AnchorRelay, DEFAULT_RELAY_OPTIONS } from './anchor/relay';
 import type { AnchorAdapter } from './anchor/anchor.port';
 import { PrismaVcIssuerRepository } from './db/repositories/vc-issuer.repository';
@@ -161,7 +167,16 @@ export async function createCore(
     const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
     // Imported only when CREDGATE_ANCHOR names an adapter (viem is an optional dependency).
     const anchorConfig = config.anchor ?? { mode: 'none' as const };
-    const anchoring: CoreAnchoring = { outbox: new AnchorOutbox(db.prisma), adapter: await loadAnchorAdapter(anchorConfig, config.hedera) };
+    const didRepo = new PrismaDidRepository(db.prisma, ledger, cache);
+    // Per-DID Hedera mode: a DID's topics are its log ids, and its file log is anchored by writing its document into the file.
+    const entityOf: LogEntityLookup = async (logId, network) => {
+      const hit = await didRepo.findByLedgerEntity(logId, network);
+      if (!hit) return null;
+      return hit.entity === 'file' ? { kind: 'file', document: canonicalBytes(ledgerFileDocument(hit.record)) } : { kind: 'topic' };
+    };
+    const anchoring: CoreAnchoring = { outbox: new AnchorOutbox(db.prisma), adapter: await loadAnchorAdapter(anchorConfig, config.hedera, entityOf) };
+    const perDid = anchorConfig.mode === 'hedera' && config.hedera?.perDid !== false && hasDidEntities(anchoring.adapter);
+    const didEntities = perDid && hasDidEntities(anchoring.adapter) ? new DidEntityProvisioner(anchoring.adapter, config.hedera?.entityTimeoutMs ?? 20_000, logger) : undefined;
     // Workers and models start on the first face request, not at boot.
     const faces = lazyFaceEngine(() => {
       logger.info('loading the face model for the first face request (about 1.5 s per worker)');
@@ -180,7 +195,8 @@ export async function createCore(
       sql: db.sql,
       tenants: new PrismaTenantRepository(db.prisma),
       apiKeys: new PrismaApiKeyRepository(db.prisma),
-      dids: new PrismaDidRepository(db.prisma, ledger, cache),
+      dids: didRepo,
+      ...(didEntities ? { didEntities } : {}),
       custody,
       box: new EnvelopeSecretBox(keyring),
       schemas: cachedSchemas(new PrismaSchemaRepository(db.prisma), cache),
@@ -203,6 +219,7 @@ export async function createCore(
         // Other issuers' lists only: the service's own are read from the database (VcStatusListsService.source).
         remoteStatus: createHttpStatusListSource(statusSourceOptionsFromConfig(fetching)),
       },
+      tokenKeys: tokenKeysFor(masterKey, config.masterKeyPrevious),
     });
     return { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus: bus, anchoring };
   } catch (e) {
@@ -270,6 +287,8 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   http.use(indexRoutes(routes));
   http.use(openapiRoutes({ docs: config.apiDocs, vcApiBase: services.vcApi.base }));
   http.use(healthRoutes(services.health));
+  // Before /graphql and the REST router: the token endpoint takes form bodies and no API key.
+  if (services.oauth && services.accessTokens) http.use(oauthRoutes(services.oauth, services.accessTokens, services.rateLimits, config.publicUrl));
   http.use(graphql.router);
   http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads }));
   http.use(notFoundHandler());

@@ -45,6 +45,11 @@ export interface AnchorReceipt {
   readonly sequenceNumber?: string;
   /** Hedera: topic running hash (base64) after this message. */
   readonly runningHash?: string;
+  /**
+   * Hedera, a DID's document file log: the head is anchored by writing the DID document into its
+   * File Service file (`target` is the file id); base64 SHA-256 of the contents written.
+   */
+  readonly fileHash?: string;
   /** The checkpoint the receipt is for (so a receipt is self-describing). */
   readonly logId: string;
   readonly treeSize: number;
@@ -80,7 +85,26 @@ export interface AnchorAdapter {
   /** Ledgers with topics (Hedera): creates one, for a DID's credential or template log. */
   createTopic?(memo?: string): Promise<string>;
   /** Ledgers with a file service (Hedera): stores a file, e.g. a DID document. */
-  createFile?(contents: Uint8Array): Promise<string>;
+  createFile?(contents: Uint8Array, memo?: string): Promise<string>;
+}
+
+/**
+ * Ledger entities a DID gets of its own (Hedera: its credential and template topics, `topicId` and
+ * `templateTopicId`, and its DID document file, `ledgerFileId`). Ids are `0.0.<n>`.
+ */
+export interface DidLedgerEntities {
+  /** Receipts' network, also stored with the DID (`dids.ledger_network`). */
+  readonly network: string;
+  createTopic(memo?: string): Promise<string>;
+  createFile(contents: Uint8Array, memo?: string): Promise<string>;
+  /** Replaces the file's contents (one update, then appends for what does not fit one transaction). */
+  updateFile(fileId: string, contents: Uint8Array): Promise<{ readonly txId: string }>;
+  readFile(fileId: string): Promise<Uint8Array>;
+}
+
+/** True for an adapter that can give a DID entities of its own. */
+export function hasDidEntities(a: AnchorAdapter | null): a is AnchorAdapter & DidLedgerEntities {
+  return !!a && typeof (a as Partial<DidLedgerEntities>).updateFile === 'function' && typeof a.createTopic === 'function';
 }
 
 /** A permanent submission failure (bad configuration, contract reverted for a reason other than a duplicate): the row goes to `failed` without further retries. */

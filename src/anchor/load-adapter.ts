@@ -7,7 +7,14 @@ import type { HederaSettings } from './hedera/config';
  * The configured adapter, imported on demand: with CREDGATE_ANCHOR=none nothing of viem (or the
  * Hedera SDK) is ever loaded, and an install that omitted those optional dependencies still runs.
  */
-export async function loadAnchorAdapter(config: AnchorConfig, hedera?: HederaSettings): Promise<AnchorAdapter | null> {
+/**
+ * What a per-DID Hedera adapter asks the service about a log id: the DID whose entity it is
+ * (credential or template topic, or document file) on this network, with the DID's current file
+ * document for a file. Null: not a per-DID entity on this network (such logs go to the shared topic).
+ */
+export type LogEntityLookup = (logId: string, network: string) => Promise<{ readonly kind: 'topic' } | { readonly kind: 'file'; readonly document: Uint8Array } | null>;
+
+export async function loadAnchorAdapter(config: AnchorConfig, hedera?: HederaSettings, entityOf?: LogEntityLookup): Promise<AnchorAdapter | null> {
   switch (config.mode) {
     case 'none':
       return null;
@@ -18,10 +25,25 @@ export async function loadAnchorAdapter(config: AnchorConfig, hedera?: HederaSet
     }
     case 'hedera': {
       if (!hedera) throw new ConfigError('CREDGATE_ANCHOR=hedera needs the CREDGATE_HEDERA_* settings');
-      // Until DIDs get topics of their own on Hedera, every log publishes to one topic (messages name their log).
-      if (!hedera.topicId) throw new ConfigError('CREDGATE_ANCHOR=hedera needs CREDGATE_HEDERA_TOPIC_ID');
+      const perDid = hedera.perDid ?? true;
+      // Without per-DID topics every log publishes to one topic (messages name their log).
+      if (!perDid && !hedera.topicId) throw new ConfigError('CREDGATE_ANCHOR=hedera with CREDGATE_HEDERA_PER_DID=false needs CREDGATE_HEDERA_TOPIC_ID');
+      if (perDid && !entityOf) throw new ConfigError('CREDGATE_HEDERA_PER_DID=true needs the service to name each log\'s entity');
       const { createHederaAnchor } = await importAdapter(() => import('./hedera/index.js'), '@hashgraph/sdk');
-      return createHederaAnchor(hedera);
+      if (!perDid) return createHederaAnchor(hedera);
+      let network = '';
+      const adapter = await createHederaAnchor({
+        ...hedera,
+        // A DID's topics are its log ids. Logs of DIDs made before per-DID mode (or on another
+        // network) have no topic of their own: they go to the shared topic when one is set.
+        topicFor: async (logId) => ((await entityOf!(logId, network))?.kind === 'topic' ? logId : null),
+        fileFor: async (logId) => {
+          const entity = await entityOf!(logId, network);
+          return entity?.kind === 'file' ? entity.document : null;
+        },
+      });
+      network = adapter.network;
+      return adapter;
     }
   }
 }

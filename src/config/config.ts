@@ -116,7 +116,17 @@ export interface Config {
 
   /** Fetching did:web documents, other issuers' status lists and Universal Resolver answers (CREDGATE_FETCH_*). */
   readonly didResolution?: DidResolutionConfig;
+  /** OAuth2 client-credentials access tokens (CREDGATE_OAUTH_TOKEN_TTL_SECONDS); DEFAULT_OAUTH when absent. */
+  readonly oauth?: OAuthConfig;
 }
+
+export interface OAuthConfig {
+  /** Lifetime of an access token in seconds. */
+  readonly tokenTtlSeconds: number;
+}
+
+/** Ten minutes: long enough for a batch of calls, short enough that a stolen token soon dies. */
+export const DEFAULT_OAUTH: OAuthConfig = Object.freeze({ tokenTtlSeconds: 600 });
 
 /** Raised for a bad environment; main prints its one-line message and exits non-zero. */
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -293,6 +303,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     witness: parseWitnesses(env),
     hedera: parseHederaConfig(env),
     didResolution: parseDidResolution(env, cwd),
+    oauth: Object.freeze({ tokenTtlSeconds: intSetting(env, 'CREDGATE_OAUTH_TOKEN_TTL_SECONDS', DEFAULT_OAUTH.tokenTtlSeconds, 30, 86_400) }),
   });
 }
 

@@ -9,4 +9,6 @@ export const HEDERA_ENV = Object.freeze({
   operatorId: 'CREDGATE_HEDERA_OPERATOR_ID',
   operatorKey: 'CREDGATE_HEDERA_OPERATOR_KEY',
   topicId: 'CREDGATE_HEDERA_TOPIC_ID',
+  perDid: 'CREDGATE_HEDERA_PER_DID',
+  entityTimeoutMs: 'CREDGATE_HEDERA_ENTITY_TIMEOUT_MS',
 } as const);

@@ -15,6 +15,11 @@ export interface RateLimitConfig {
   readonly perCredential: number;
   /** Requests to public (keyless) routes per client IP per window; 0 disables. */
   readonly perIp: number;
+  /**
+   * Failed OAuth client authentications (POST /oauth/token) per client IP per window; 0 disables.
+   * Absent: RATE_LIMIT_DEFAULTS.oauthFailuresPerIp.
+   */
+  readonly oauthFailuresPerIp?: number;
 }
 
 /** In-process fair admission of writes and face jobs (per instance). */
@@ -41,7 +46,7 @@ export interface DbTimeouts {
   readonly connectTimeoutMs: number;
 }
 
-export const RATE_LIMIT_DEFAULTS: RateLimitConfig = { windowSeconds: 60, perApiKey: 300, perCredential: 30, perIp: 600 };
+export const RATE_LIMIT_DEFAULTS: RateLimitConfig = { windowSeconds: 60, perApiKey: 300, perCredential: 30, perIp: 600, oauthFailuresPerIp: 20 };
 export const FAIRNESS_DEFAULTS: FairnessConfig = { writeConcurrency: 8, tenantWriteConcurrency: 3, tenantWriteQueue: 256, faceTenantShare: undefined };
 export const DB_TIMEOUT_DEFAULTS: DbTimeouts = { poolSize: 10, lockTimeoutMs: 5000, statementTimeoutMs: 30000, connectTimeoutMs: 2000 };
 
@@ -52,6 +57,7 @@ export function parseRateLimits(env: NodeJS.ProcessEnv): RateLimitConfig {
     perApiKey: intSetting(env, 'CREDGATE_RATE_LIMIT_PER_API_KEY', d.perApiKey, 0, 1_000_000),
     perCredential: intSetting(env, 'CREDGATE_RATE_LIMIT_PER_CREDENTIAL', d.perCredential, 0, 1_000_000),
     perIp: intSetting(env, 'CREDGATE_RATE_LIMIT_PER_IP', d.perIp, 0, 1_000_000),
+    oauthFailuresPerIp: intSetting(env, 'CREDGATE_RATE_LIMIT_OAUTH_FAILURES', d.oauthFailuresPerIp ?? 20, 0, 1_000_000),
   });
 }
 

@@ -11,9 +11,9 @@ export type Method = 'get' | 'post' | 'put' | 'delete';
 
 /**
  * Which error envelope the operation answers with (service routes answer Family B's `{ error }`;
- * `problem`: RFC 9457 problem details, the VC-API's).
+ * `problem`: RFC 9457 problem details, the VC-API's; `oauth`: RFC 6749's `{ error, error_description }`).
  */
-export type Family = 'A' | 'B' | 'service' | 'problem';
+export type Family = 'A' | 'B' | 'service' | 'problem' | 'oauth';
 
 export interface Parameter {
   readonly name: string;
@@ -28,6 +28,8 @@ export interface Body {
   readonly example: unknown;
   /** multipart/form-data instead of JSON; multipart bodies are parsed (and checked) by the route. */
   readonly multipart?: boolean;
+  /** Media types accepted (default application/json); each documents the same schema. */
+  readonly mediaTypes?: readonly string[];
 }
 
 export interface Answer {
@@ -50,7 +52,7 @@ export interface Operation {
   readonly tag: string;
   readonly summary: string;
   readonly description?: string;
-  /** API-key scopes accepted (empty: any key); undefined: no API key at all. */
+  /** API-key (or access-token) scopes accepted (empty: any key); undefined: no API key at all. */
   readonly scopes?: readonly Scope[];
   readonly pathParams?: readonly Parameter[];
   readonly query?: readonly Parameter[];

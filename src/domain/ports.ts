@@ -64,6 +64,11 @@ export interface DidRecord {
   readonly ledgerFileId: string;
   readonly topicId: string;
   readonly templateTopicId: string;
+  /**
+   * Where `ledgerFileId`, `topicId` and `templateTopicId` were created (`hedera:<network>`), or
+   * null when the service numbered them itself (no per-DID ledger entities).
+   */
+  readonly ledgerNetwork: string | null;
   readonly version: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
@@ -99,6 +104,17 @@ export interface NewDid {
   readonly publicKeyHex: string;
   readonly managedKeyId: string | null;
   readonly role: DidRole;
+  /** Entities the ledger created for this DID beforehand (per-DID Hedera mode); absent: the service numbers them. */
+  readonly ledgerEntities?: DidEntityIds & { readonly network: string };
+  /** Set when a document was built before the insert (it carries the creation time). */
+  readonly createdAt?: Date;
+}
+
+/** A DID's three ledger ids, `0.0.<n>` each: also the ids of its logs. */
+export interface DidEntityIds {
+  readonly ledgerFileId: string;
+  readonly topicId: string;
+  readonly templateTopicId: string;
 }
 
 export interface DidRepository {
@@ -113,6 +129,8 @@ export interface DidRepository {
   createOrGet(input: NewDid): Promise<{ record: DidRecord; created: boolean }>;
   findById(id: string): Promise<DidRecord | null>;
   markDeleted(tenantId: string, id: string, at: Date): Promise<boolean>;
+  /** The DID one of whose ledger entities (document file, credential or template topic) created on `network` is `logId`. */
+  findByLedgerEntity(logId: string, network: string): Promise<{ record: DidRecord; entity: 'file' | 'topic' } | null>;
   /** Removes a DID nobody can have seen yet (the loser of an issuer-DID creation race). */
   discard(tenantId: string, id: string): Promise<void>;
 }

@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   PUBLIC_KEY_MISMATCH: 400,
   VERIFICATION_FAILED: 400,
   UNAUTHENTICATED: 401,
+  /** A Bearer access token that is expired, tampered, of another issuer or audience, or of a revoked key (RFC 6750 invalid_token). */
+  INVALID_TOKEN: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   DID_NOT_FOUND: 404,

@@ -6,6 +6,7 @@ import type { AuthService } from '../services/auth.service';
 import { IDEMPOTENCY_HEADER, type IdempotencyService, type StoredResponse, fingerprintOf, isStorableStatus, parseIdempotencyKey } from '../services/idempotency.service';
 import type { RestLocals } from '../rest/context';
 import { captureResponse, replayResponse } from '../rest/middleware/idempotent-response';
+import { credentialOf } from '../rest/middleware/credential';
 
 /** The GraphQL twins of the issuing REST POSTs; a keyed request for another mutation ignores the key. */
 const ISSUING_MUTATIONS = new Set([
@@ -103,7 +104,7 @@ export function graphqlIdempotency(auth: AuthService, idempotency: IdempotencySe
       let actor: Actor | undefined = l.actor;
       if (!actor) {
         try {
-          actor = await auth.authenticate(req.get('x-api-key'));
+          actor = await auth.authenticate(credentialOf(req));
         } catch {
           next(); // the context function answers 401
           return;

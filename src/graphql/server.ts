@@ -4,7 +4,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
-import { AppError, isAppError, isRetryLater, publicDetails } from '../errors';
+import { AppError, authChallenge, isAppError, isRetryLater, publicDetails } from '../errors';
 import type { IdempotencyService } from '../services/idempotency.service';
 import { graphqlIdempotency } from './idempotency';
 import { databaseBusyError } from '../db/busy-errors';
@@ -20,6 +20,7 @@ import { createFormatError } from './format-error';
 import { type GraphqlLimits, limitsPlugin } from './limits/limits-plugin';
 import { graphiqlRoutes } from './graphiql/routes';
 import { inputGuardPlugin } from './input-guard';
+import { credentialOf } from '../rest/middleware/credential';
 
 export interface GraphqlEndpoint {
   readonly router: Router;
@@ -78,11 +79,13 @@ export async function createGraphqlEndpoint(deps: {
       context: async ({ req, res }): Promise<GraphQLContext> => {
         const l = res.locals as RestLocals;
         try {
-          const actor = l.actor ?? (await deps.auth.authenticate(req.get('x-api-key')));
+          const actor = l.actor ?? (await deps.auth.authenticate(credentialOf(req)));
           return { actor, requestId: l.requestId, log: l.log };
         } catch (e) {
-          if (isAppError(e) && e.code === 'UNAUTHENTICATED') {
-            throw new GraphQLError(e.message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+          if (isAppError(e) && (e.code === 'UNAUTHENTICATED' || e.code === 'INVALID_TOKEN' || e.code === 'INVALID_INPUT')) {
+            const challenge = authChallenge(e);
+            const headers = new Map(challenge ? [['www-authenticate', challenge]] : []);
+            throw new GraphQLError(e.message, { originalError: e, extensions: { code: e.code, status: e.status, http: { status: e.status, headers } } });
           }
           throw e;
         }
@@ -126,7 +129,8 @@ function graphqlBodyErrors(err: unknown, _req: Request, res: Response, next: Nex
 }
 
 function sendGraphqlError(res: Response, e: AppError): void {
-  if (e.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'ApiKey header="X-API-Key"');
+  const challenge = authChallenge(e);
+  if (challenge) res.setHeader('WWW-Authenticate', challenge);
   if (isRetryLater(e)) res.setHeader('Retry-After', String(e.retryAfterSeconds));
   const retry = isRetryLater(e) ? { retryAfter: e.retryAfterSeconds } : {};
   const details = publicDetails(e);

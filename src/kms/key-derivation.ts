@@ -9,6 +9,8 @@ import { type Kek, type Keyring, kekFromKey } from './envelope';
  */
 export const CUSTODY_KEK_INFO = 'credgate/custody-kek/v1';
 export const KEY_CHECK_INFO = 'credgate/master-key-check/v1';
+/** The Ed25519 seed of the OAuth2 access-token signing key (src/services/oauth/token-keys.ts). */
+export const OAUTH_TOKEN_KEY_INFO = 'credgate/oauth-token-key/v1';
 /** The message the key-check value is a MAC of; a constant, so the value identifies the key only. */
 const KEY_CHECK_MESSAGE = 'credgate master key check v1';
 
@@ -53,4 +55,13 @@ export function keyringFor(masterKey: Uint8Array, acceptLegacy: boolean, others:
  */
 export function keyCheckValue(masterKey: Uint8Array): Buffer {
   return createHmac('sha256', deriveSubkey(masterKey, KEY_CHECK_INFO)).update(KEY_CHECK_MESSAGE).digest();
+}
+
+/**
+ * The 32-byte Ed25519 seed that signs OAuth2 access tokens. Every instance of one deployment
+ * derives the same key from the master key, so a token issued by one is accepted by all without
+ * shared state, and the key is never stored anywhere.
+ */
+export function deriveOAuthTokenSeed(masterKey: Uint8Array): Buffer {
+  return deriveSubkey(masterKey, OAUTH_TOKEN_KEY_INFO);
 }

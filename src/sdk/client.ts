@@ -47,6 +47,11 @@ export interface CredgateClientOptions {
   /** The GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql. */
   readonly url: string;
   readonly apiKey?: string;
+  /**
+   * An OAuth2 access token (POST /oauth/token), sent as `Authorization: Bearer`. A string, or a
+   * function asked before every request (so a caller can renew the token when it expires).
+   */
+  readonly accessToken?: string | (() => string | Promise<string>);
   readonly headers?: Readonly<Record<string, string>>;
   readonly fetch?: typeof fetch;
 }
@@ -78,7 +83,13 @@ export function createCredgateClient(options: CredgateClientOptions): CredgateCl
     return q;
   };
   return camelCaseMethods(getSdk(async <R, V>(doc: DocumentNode, variables?: V): Promise<R> => {
-    const auth = { accept: 'application/json', ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}), ...options.headers };
+    const token = typeof options.accessToken === 'function' ? await options.accessToken() : options.accessToken;
+    const auth = {
+      accept: 'application/json',
+      ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...options.headers,
+    };
     const uploads: [string, CredgateUpload][] = [];
     const vars = extractUploads(variables ?? {}, 'variables', uploads);
     let init: RequestInit;

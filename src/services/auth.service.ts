@@ -5,6 +5,15 @@ import { didMethodOf } from '../domain/dids/service-did';
 import { type Actor, type Scope, isScope } from '../domain/tenancy/actor';
 import { BINDABLE_SCOPES, canonicalHolderDid } from '../domain/tenancy/holder-binding';
 import { apiKeyHashMatches, hashApiKey, newApiKey, parseApiKey } from '../domain/tenancy/api-key-format';
+import type { PresentedCredential } from '../domain/tenancy/credential';
+import type { AccessTokenClaims } from './oauth/access-tokens';
+
+/** Checks an access token's signature and claims (src/services/oauth/access-tokens.ts). */
+export interface AccessTokenVerifier {
+  verify(token: string): Promise<AccessTokenClaims>;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export const DEFAULT_TENANT_SLUG = 'default';
 const SLUG_RE = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -55,16 +64,41 @@ export class AuthService {
     adminApiKey: string | undefined,
     /** Checks that a bound service DID exists in the key's tenant (omitted: not checked). */
     private readonly dids?: DidRepository,
+    /** Verifies Bearer access tokens; absent: every Bearer token is refused. */
+    private readonly tokens?: AccessTokenVerifier,
   ) {
     this.adminKeyDigest = adminApiKey === undefined ? undefined : digest(adminApiKey);
   }
 
-  /** Resolves an API key to its caller. Unknown, malformed and revoked keys look the same. */
-  async authenticate(rawKey: string | undefined): Promise<Actor> {
-    if (rawKey === undefined || rawKey === '') {
-      throw new AppError('UNAUTHENTICATED', 'an API key is required in the X-API-Key header');
+  /**
+   * Resolves a request's credential to its caller: an API key (a bare string is one), a Bearer
+   * access token, or both naming the same key (then the token's possibly narrower scopes apply;
+   * two different keys are a client error, not a choice this service makes for it).
+   */
+  async authenticate(credential: string | undefined | PresentedCredential): Promise<Actor> {
+    const c: PresentedCredential = typeof credential === 'object' ? credential : credential === undefined || credential === '' ? {} : { apiKey: credential };
+    if (c.bearer === undefined) return this.authenticateApiKey(c.apiKey);
+    const byToken = await this.authenticateToken(c.bearer);
+    if (c.apiKey !== undefined) {
+      const byKey = await this.authenticateApiKey(c.apiKey);
+      if (byKey.apiKeyId !== byToken.apiKeyId) {
+        throw invalidInput('X-API-Key and the Bearer access token belong to different API keys; send one of them', [{ field: 'Authorization', message: 'disagrees with X-API-Key' }]);
+      }
     }
-    if (this.adminKeyDigest && timingSafeEqual(digest(rawKey), this.adminKeyDigest)) {
+    return byToken;
+  }
+
+  /** Whether `rawKey` is CREDGATE_ADMIN_API_KEY (compared in constant time). */
+  isEnvAdminKey(rawKey: string): boolean {
+    return this.adminKeyDigest !== undefined && timingSafeEqual(digest(rawKey), this.adminKeyDigest);
+  }
+
+  /** Resolves an API key to its caller. Unknown, malformed and revoked keys look the same. */
+  private async authenticateApiKey(rawKey: string | undefined): Promise<Actor> {
+    if (rawKey === undefined || rawKey === '') {
+      throw new AppError('UNAUTHENTICATED', 'an API key (X-API-Key header) or an access token (Authorization: Bearer) is required');
+    }
+    if (this.isEnvAdminKey(rawKey)) {
       const tenant = await this.ensureTenant(DEFAULT_TENANT_SLUG, 'Default tenant');
       return { tenantId: tenant.id, tenantSlug: tenant.slug, apiKeyId: 'env-admin', scopes: ['admin'] };
     }
@@ -73,11 +107,31 @@ export class AuthService {
     if (!parsed || !record || record.revokedAt !== null || !apiKeyHashMatches(parsed.text, record.secretHash)) {
       throw new AppError('UNAUTHENTICATED', 'invalid API key');
     }
+    return this.actorOf(record, record.scopes);
+  }
+
+  /**
+   * A token is only as good as its key: the key row is read on every use (one indexed lookup, as
+   * for X-API-Key), so revoking the key ends its tokens at once, on every instance.
+   */
+  private async authenticateToken(token: string): Promise<Actor> {
+    if (!this.tokens) throw new AppError('INVALID_TOKEN', 'access tokens are not accepted here');
+    const claims = await this.tokens.verify(token);
+    const record = UUID_RE.test(claims.sub) ? await this.apiKeys.findById(claims.sub) : null;
+    if (!record || record.revokedAt !== null || record.tenantSlug !== claims.tenant) {
+      throw new AppError('INVALID_TOKEN', 'invalid access token');
+    }
+    // Scopes granted at issuance, and still held by the key.
+    const held = record.scopes.includes('admin') ? claims.scopes : claims.scopes.filter((s) => record.scopes.includes(s));
+    return this.actorOf(record, held);
+  }
+
+  private actorOf(record: ApiKeyRecord, scopes: readonly Scope[]): Actor {
     return {
       tenantId: record.tenantId,
       tenantSlug: record.tenantSlug,
       apiKeyId: record.id,
-      scopes: record.scopes,
+      scopes,
       ...(record.holderDid !== null ? { holderDid: record.holderDid } : {}),
     };
   }

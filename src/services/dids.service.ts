@@ -11,7 +11,11 @@ import {
 } from '../domain/dids/service-did-documents';
 import { bytesToHex } from '../domain/encoding';
 import { parseEd25519PublicKey, parseSecp256k1PublicKey } from '../domain/keys';
-import type { DidRecord, DidRepository, DidRole, KeyAlgorithm, KeyCustody } from '../domain/ports';
+import { canonicalBytes } from '../domain/canonical';
+import { formatServiceDid } from '../domain/dids/service-did';
+import { ledgerFileDocument } from '../domain/dids/service-did-documents';
+import { type Clock, type DidRecord, type DidRepository, type DidRole, type KeyAlgorithm, type KeyCustody, type NewDid, systemClock } from '../domain/ports';
+import type { DidEntityProvisioner } from './did-entities';
 import type { Actor } from '../domain/tenancy/actor';
 
 export interface DidsSettings {
@@ -50,6 +54,9 @@ export class DidsService {
     private readonly dids: DidRepository,
     private readonly custody: KeyCustody,
     private readonly settings: DidsSettings,
+    /** Per-DID ledger entities (Hedera): created before a new DID is stored. Absent: the service numbers the DID's logs. */
+    private readonly entities?: DidEntityProvisioner,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** Registers a DID for a public key. Idempotent per tenant and key: `created` tells which. */
@@ -73,7 +80,7 @@ export class DidsService {
   async register(actor: Actor, keyType: KeyAlgorithm, publicKey: Uint8Array, role: DidRole): Promise<{ record: DidRecord; created: boolean }> {
     const publicKeyHex = bytesToHex(publicKey);
     const held = await this.custody.findByPublicKey(actor.tenantId, keyType, publicKeyHex);
-    return this.dids.createOrGet({
+    const input: NewDid = {
       id: randomUUID(),
       tenantId: actor.tenantId,
       method: this.settings.method,
@@ -83,7 +90,18 @@ export class DidsService {
       publicKeyHex,
       managedKeyId: held?.id ?? null,
       role,
-    });
+    };
+    if (!this.entities) return this.dids.createOrGet(input);
+    // A registered key costs no ledger entities (creation is idempotent per tenant and key).
+    const existing = await this.dids.findByKey(input.tenantId, keyType, publicKeyHex);
+    if (existing) return { record: existing, created: false };
+    // The document names the file, and the DID stores it: entities first, then the insert.
+    const createdAt = new Date(this.clock.now().getTime());
+    const did = formatServiceDid(input.method, input.network, input.identifier);
+    const ledgerEntities = await this.entities.provision(did, (ids) =>
+      canonicalBytes(ledgerFileDocument({ ...input, ...ids, did, ledgerNetwork: this.entities!.network, version: 0, createdAt, updatedAt: createdAt, deletedAt: null })),
+    );
+    return this.dids.createOrGet({ ...input, ledgerEntities, createdAt });
   }
 
   /** The caller's own DID record (2.10). Another tenant's DID is reported as not found. */

@@ -15,6 +15,7 @@ import type { SqlExecutor } from '../db/sql-executor';
 import type { Ledger } from '../ledger/ledger.port';
 import { AuthService } from './auth.service';
 import { DidsService } from './dids.service';
+import type { DidEntityProvisioner } from './did-entities';
 import { HealthService } from './health.service';
 import { KeysService } from './keys.service';
 import { LedgerService } from './ledger.service';
@@ -41,6 +42,10 @@ import type { AnchorService } from '../anchor/anchor.service';
 import type { VcIssuerRepository, VcStatusRepository } from '../domain/vc-issuers';
 import type { DidResolver, StatusListSource } from '../vc/ports';
 import { type VcApiServices, createVcApiServices } from './vc-api';
+import { DEFAULT_OAUTH } from '../config/config';
+import { AccessTokens } from './oauth/access-tokens';
+import { OAuthService } from './oauth/oauth.service';
+import type { TokenKeys } from './oauth/token-keys';
 
 export interface Services {
   readonly auth: AuthService;
@@ -69,6 +74,10 @@ export interface Services {
   readonly idempotency: IdempotencyService;
   /** The W3C VC-API: issuer instances, issuance, verification of anyone's credentials, status lists. */
   readonly vcApi: VcApiServices;
+  /** The OAuth2 token endpoint's use case; undefined when no token keys were given (services built by hand). */
+  readonly oauth: OAuthService | undefined;
+  /** Access-token signing and verification (the JWKS comes from here). */
+  readonly accessTokens: AccessTokens | undefined;
 }
 
 /** What the VC-API needs from the composition root. */
@@ -103,9 +112,13 @@ export interface ServiceDeps {
   readonly idempotencyStore: IdempotencyStore;
   /** Shared with the credential repository, whose batches take their slots themselves. */
   readonly writes: FairGate;
+  /** Per-DID ledger entities (CREDGATE_HEDERA_PER_DID): created before each new DID is stored. */
+  readonly didEntities?: DidEntityProvisioner;
   /** Anchor status of signed heads (src/anchor); absent in tests that build services by hand. */
   readonly anchors?: AnchorService;
   readonly vcApi: VcApiWiring;
+  /** Access-token keys derived from the master key (src/services/oauth/token-keys.ts); absent: no OAuth. */
+  readonly tokenKeys?: TokenKeys;
 }
 
 const isRecord = (c: unknown): c is Record<string, unknown> => c !== null && typeof c === 'object' && !Array.isArray(c);
@@ -120,18 +133,25 @@ function presentedIds(body: unknown): string[] {
 
 /** Builds every use-case service once; both transports and the CLI share these instances. */
 export function createServices(d: ServiceDeps): Services {
-  const dids = new DidsService(d.dids, d.custody, { method: d.config.didMethod, network: d.config.network });
+  const dids = new DidsService(d.dids, d.custody, { method: d.config.didMethod, network: d.config.network }, d.didEntities, d.clock);
   const issuerDids = new IssuerDidService(dids, d.dids, d.issuerPointer, d.custody, d.clock);
   const schemas = new SchemasService(d.schemas, d.config.publicUrl);
   const credentials = new CredentialsService(d.faces, issuerDids, schemas, d.issued, d.dids, d.box, d.clock);
   const templates = new TemplatesService(d.templateRepo, d.dids, d.clock);
   const familyBCredentials = new FamilyBCredentialsService(d.credentialRepo, templates, d.dids, d.custody, d.ledger, d.clock, d.config.publicUrl, d.anchors);
   const rateLimits = new RateLimitService(d.rateLimitStore, d.config.rateLimits, d.clock);
+  // The service is both the authorization server and the resource server: iss = aud = its public URL.
+  const accessTokens = d.tokenKeys
+    ? new AccessTokens(d.tokenKeys, d.config.publicUrl, d.config.publicUrl, (d.config.oauth ?? DEFAULT_OAUTH).tokenTtlSeconds, d.clock)
+    : undefined;
+  const auth = new AuthService(d.tenants, d.apiKeys, d.clock, d.config.adminApiKey, d.dids, accessTokens);
   // Per-credential budgets sit where a credential id meets a verifier: the Family A verifier's
   // lookup of the sealed record, Family B credential verification and presentation verification.
   // Internal callers keep the unlimited instances.
   return {
-    auth: new AuthService(d.tenants, d.apiKeys, d.clock, d.config.adminApiKey, d.dids),
+    auth,
+    oauth: accessTokens ? new OAuthService(auth, accessTokens, rateLimits) : undefined,
+    accessTokens,
     keys: new KeysService(d.custody),
     dids,
     users: new UsersService(dids),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RateLimitConfig } from '../config';
+import { RATE_LIMIT_DEFAULTS } from '../config/limits';
 import type { Clock, IssuedCredentialRecord, IssuedCredentialRepository } from '../domain/ports';
 import type { Actor } from '../domain/tenancy/actor';
 import { RetryLaterError } from '../errors';
@@ -64,18 +65,46 @@ export class RateLimitService {
     return this.take(bucketKey('ip', ip), this.config.perIp, 'this client address');
   }
 
-  private async take(key: string, limit: number, what: string): Promise<void> {
-    if (limit === 0) return;
-    const { windowSeconds } = this.config;
-    const refuse = (retryAfterSeconds: number) => new RetryLaterError('RATE_LIMITED', `rate limit exceeded for ${what} (${limit} per ${windowSeconds} s)`, retryAfterSeconds);
+  /**
+   * Before an OAuth client authentication is even tried: refused while this address's budget of
+   * failures is spent (as this instance knows it), so once the budget is gone a right guess is
+   * refused like a wrong one and the endpoint stops being a guessing oracle.
+   */
+  refuseIfClientAuthBlocked(ip: string): void {
+    const limit = this.oauthFailureLimit();
+    if (limit !== 0) this.refuseIfBlocked(bucketKey('oa', ip), limit, 'failed client authentications from this address');
+  }
+
+  /** One failed OAuth client authentication from this address (throws RATE_LIMITED beyond the budget). */
+  failedClientAuth(ip: string): Promise<void> {
+    return this.take(bucketKey('oa', ip), this.oauthFailureLimit(), 'failed client authentications from this address');
+  }
+
+  private oauthFailureLimit(): number {
+    return this.config.oauthFailuresPerIp ?? RATE_LIMIT_DEFAULTS.oauthFailuresPerIp ?? 20;
+  }
+
+  private refusal(limit: number, what: string, retryAfterSeconds: number): RetryLaterError {
+    return new RetryLaterError('RATE_LIMITED', `rate limit exceeded for ${what} (${limit} per ${this.config.windowSeconds} s)`, retryAfterSeconds);
+  }
+
+  /** Refuses from memory a bucket this instance saw exhausted, until its window ends. */
+  private refuseIfBlocked(key: string, limit: number, what: string): void {
     // Windows run on the database clock; remembered refusals count real elapsed time (monotonic),
     // not the injectable service clock, which tests move.
     const now = performance.now();
     const until = this.blocked.get(key);
-    if (until !== undefined) {
-      if (until > now) throw refuse((until - now) / 1000);
-      this.blocked.delete(key);
-    }
+    if (until === undefined) return;
+    if (until > now) throw this.refusal(limit, what, (until - now) / 1000);
+    this.blocked.delete(key);
+  }
+
+  private async take(key: string, limit: number, what: string): Promise<void> {
+    if (limit === 0) return;
+    const { windowSeconds } = this.config;
+    const refuse = (retryAfterSeconds: number) => this.refusal(limit, what, retryAfterSeconds);
+    const now = performance.now();
+    this.refuseIfBlocked(key, limit, what);
     const { hits, retryAfterSeconds } = await this.store.hit(key, windowSeconds);
     this.maybePrune();
     if (hits > limit) {

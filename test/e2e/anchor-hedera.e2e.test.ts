@@ -35,7 +35,7 @@ beforeAll(async () => {
   const topicId = await setup.createTopic('credgate checkpoints');
   await setup.close();
   // Small SDK budgets so a submission to a stopped node fails fast (the relay retries it later).
-  settings = { ...base, topicId, maxAttempts: 2, requestTimeoutMs: 4000, grpcDeadlineMs: 2000, mirrorPollMs: 20, mirrorWaitMs: 2000 } as HederaSettings;
+  settings = { ...base, topicId, perDid: false, maxAttempts: 2, requestTimeoutMs: 4000, grpcDeadlineMs: 2000, mirrorPollMs: 20, mirrorWaitMs: 2000 } as HederaSettings;
 });
 afterAll(async () => {
   await mirror?.stop();

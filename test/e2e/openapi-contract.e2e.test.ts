@@ -132,7 +132,12 @@ describe('the document is valid OpenAPI 3.1', () => {
 
   test('security: an X-API-Key scheme, used by the keyed operations and not by the public ones', () => {
     expect(doc['components'].securitySchemes.ApiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }));
-    expect(doc['paths']['/vc-templates'].post.security).toEqual([{ ApiKey: [] }]);
+    expect(doc['paths']['/vc-templates'].post.security[0]).toEqual({ ApiKey: [] });
+    // An access token is the alternative: one requirement per accepted scope.
+    expect(doc['paths']['/vc-templates'].post.security).toContainEqual({ OAuth2: ['issuer'] });
+    expect(doc['components'].securitySchemes.OAuth2.flows.clientCredentials.tokenUrl).toBe('/oauth/token');
+    expect(doc['paths']['/oauth/token'].post.security).toEqual([]);
+    expect(Object.keys(doc['paths']['/oauth/token'].post.requestBody.content)).toEqual(['application/x-www-form-urlencoded', 'application/json']);
     for (const p of ['/healthz', '/readyz', '/', '/openapi.json', '/status/{listId}']) expect(doc['paths'][p].get.security).toEqual([]);
   });
 

@@ -233,3 +233,24 @@ test('a mixed load over two instances and both transports leaves nothing lost, d
     expect({ on: face(i).label, verified: v.verified, witnesses: check(v, 'witnesses')?.ok }).toEqual({ on: face(i).label, verified: true, witnesses: true });
   }
 });
+
+test('concurrent DID creations over both instances and transports never answer 500: one DID and three logs per key, every repeat answers the same DID', async () => {
+  const KEYS = 6;
+  const REQUESTS_PER_KEY = 4;
+  const pairs = await Promise.all(Array.from({ length: KEYS }, async (_, i) => unwrap(await face(i).slice.generateKeypair(key))));
+  const logsBefore = (await rows<{ n: number }>('SELECT count(*)::int AS n FROM ledger_logs'))[0]!.n;
+  // Every key registered by several requests at once, spread over both instances and both transports.
+  const outs = await Promise.all(
+    pairs.flatMap((pair, k) => Array.from({ length: REQUESTS_PER_KEY }, (_, i) => face(k + i).slice.createDid(key, { method: 'credgate', publicKey: pair.publicKey }).then((o) => ({ k, o })))),
+  );
+  for (const { o } of outs) expect(o.ok ? 200 : (o as { status: number }).status).toBe(200);
+  for (let k = 0; k < KEYS; k++) {
+    const mine = outs.filter((x) => x.k === k).map((x) => unwrap(x.o));
+    expect(new Set(mine.map((m) => m.document.id)).size).toBe(1);
+    expect(mine.filter((m) => m.created).length).toBeLessThanOrEqual(1);
+    const docId = mine[0]!.document.id;
+    expect(await rows('SELECT count(*)::int AS n FROM dids WHERE did = $1', [docId.slice(0, docId.lastIndexOf(':'))])).toEqual([{ n: 1 }]);
+  }
+  // Three logs per new DID, none for a repeat (a lost race leaves nothing behind).
+  expect((await rows<{ n: number }>('SELECT count(*)::int AS n FROM ledger_logs'))[0]!.n - logsBefore).toBe(3 * KEYS);
+});

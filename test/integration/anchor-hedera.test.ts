@@ -2,6 +2,7 @@
  * The Hedera anchor against a local fake consensus node (gRPC, real protobufs, signature checks)
  * and a mirror-node REST stub: the unmodified @hashgraph/sdk reaches the node via Client.forNetwork.
  */
+import { createHash } from 'node:crypto';
 import type * as HederaSdk from '@hashgraph/sdk' with { 'resolution-mode': 'import' };
 import { AnchorRejected, type AnchorCheckpoint } from '../../src/anchor/anchor.port';
 import { type HederaAnchor, type HederaAnchorOptions, createHederaAnchor } from '../../src/anchor/hedera';
@@ -185,12 +186,56 @@ describe('Hedera anchor via @hashgraph/sdk against the fake node and mirror stub
     expect(await ecdsa.checkReceipt(receipt, checkpoint('0.0.9', 5))).toEqual({ status: 'valid' });
   });
 
-  test('createFile stores a DID document in the File Service and returns its file id', async () => {
+  test('createFile stores a DID document in the File Service (memo, operator key); FileContents reads it back', async () => {
     const doc = Buffer.from(JSON.stringify({ id: 'did:credgate:local:0.0.7', verificationMethod: [] }));
-    const fileId = await anchor.createFile(doc);
+    const fileId = await anchor.createFile(doc, 'credgate did:credgate:local:x did-document');
     expect(fileId).toMatch(/^0\.0\.\d+$/);
     expect(node.fileContents(fileId)).toEqual(doc);
-    await expect(anchor.createFile(Buffer.alloc(5000))).rejects.toThrow(AnchorRejected);
+    expect(node.fileMemo(fileId)).toBe('credgate did:credgate:local:x did-document');
+    expect(Buffer.from(await anchor.readFile(fileId))).toEqual(doc);
+  });
+
+  test('documents larger than one transaction: FileCreate/FileUpdate carry the first 4 KiB, FileAppend chunks the rest', async () => {
+    const big = Buffer.from(Array.from({ length: 11_000 }, (_, i) => 'abcdefghij'[i % 10]).join(''));
+    const fileId = await anchor.createFile(big, 'big');
+    expect(node.fileContents(fileId)).toEqual(big);
+    const appends = (): number => node.transactionRecords().filter((t) => t.name === 'FILEAPPEND' && t.entityId === fileId).length;
+    expect(appends()).toBe(Math.ceil((big.length - 4096) / 4096));
+    const bigger = Buffer.concat([big, Buffer.from('-updated-'), big]);
+    const { txId } = await anchor.updateFile(fileId, bigger);
+    expect(node.transaction(txId)?.name).toBe('FILEUPDATE');
+    expect(node.fileContents(fileId)).toEqual(bigger);
+    expect(Buffer.from(await anchor.readFile(fileId))).toEqual(bigger);
+    // Smaller again: the update replaces the contents (it does not append to the old ones).
+    await anchor.updateFile(fileId, Buffer.from('small'));
+    expect(node.fileContents(fileId)?.toString()).toBe('small');
+    await expect(anchor.createFile(Buffer.alloc(1024 * 1024 + 1))).rejects.toThrow(AnchorRejected);
+  });
+
+  test("another funded account cannot change a DID's file: its key list is the operator's", async () => {
+    const fileId = await anchor.createFile(Buffer.from('original'), 'guarded');
+    const intruder = await adapter({ operatorId: OTHER, operatorKey: otherKey.toStringDer() });
+    await expect(intruder.updateFile(fileId, Buffer.from('forged'))).rejects.toThrow(AnchorRejected);
+    expect(node.fileContents(fileId)?.toString()).toBe('original');
+  });
+
+  test("a DID's document-file log is anchored by writing the current document into its file; the receipt checks against the mirror", async () => {
+    const fileId = await anchor.createFile(new Uint8Array(), 'credgate did file');
+    let document = Buffer.from('{"v":1}');
+    const fileAnchor = await adapter({ fileFor: async (logId) => (logId === fileId ? document : null) });
+    const r1 = await submitRetrying(fileAnchor, checkpoint(fileId, 1));
+    expect(node.fileContents(fileId)).toEqual(document);
+    expect(r1).toMatchObject({ adapter: 'hedera', target: fileId, logId: fileId, treeSize: 1, fileHash: createHash('sha256').update(document).digest('base64') });
+    expect(r1.sequenceNumber).toBeUndefined();
+    expect(await fileAnchor.checkReceipt(r1, checkpoint(fileId, 1))).toEqual({ status: 'valid' });
+    // A receipt naming another file, or a doctored timestamp, does not check.
+    expect((await fileAnchor.checkReceipt({ ...r1, target: '0.0.1' }, checkpoint(fileId, 1))).status).toBe('invalid');
+    expect((await fileAnchor.checkReceipt({ ...r1, consensusTimestamp: '1.000000001' }, checkpoint(fileId, 1))).status).toBe('invalid');
+    // The document changed (e.g. the DID was deleted): the next head writes the new one.
+    document = Buffer.from('{"v":2,"deactivated":true}');
+    expect(await fileAnchor.find(checkpoint(fileId, 2))).toBeNull();
+    await submitRetrying(fileAnchor, checkpoint(fileId, 2));
+    expect(node.fileContents(fileId)).toEqual(document);
   });
 
   test('consensus reached but the mirror lags: submit fails as transient, and the retry reuses the message instead of publishing again', async () => {

@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { parseHederaConfig } from '../../src/anchor/hedera/config';
 import { ConfigError, parseConfig } from '../../src/config';
+import { loadAnchorAdapter } from '../../src/anchor/load-adapter';
 
 const KEY = '302e020100300506032b657004220420' + 'ab'.repeat(32);
 const base = {
@@ -65,4 +66,15 @@ test('the operator key never shows in errors, JSON or inspect output', () => {
     expect(shown).not.toContain('abab');
   }
   expect(JSON.stringify(s)).toContain('[redacted]');
+});
+
+test('CREDGATE_HEDERA_PER_DID defaults to true; false and a creation timeout parse; anything else is a clear error', () => {
+  expect(parseHederaConfig(base)).toMatchObject({ perDid: true, entityTimeoutMs: 20_000 });
+  expect(parseHederaConfig({ ...base, CREDGATE_HEDERA_PER_DID: 'FALSE', CREDGATE_HEDERA_ENTITY_TIMEOUT_MS: '5000' })).toMatchObject({ perDid: false, entityTimeoutMs: 5000 });
+  expect(failure({ ...base, CREDGATE_HEDERA_PER_DID: 'yes' })).toMatch(/CREDGATE_HEDERA_PER_DID must be true or false/);
+  expect(failure({ ...base, CREDGATE_HEDERA_ENTITY_TIMEOUT_MS: '10' })).toMatch(/CREDGATE_HEDERA_ENTITY_TIMEOUT_MS/);
+});
+
+test('single-topic mode needs a topic; per-DID mode does not', async () => {
+  await expect(loadAnchorAdapter({ mode: 'hedera' }, parseHederaConfig({ ...base, CREDGATE_HEDERA_PER_DID: 'false' }))).rejects.toThrow(/CREDGATE_HEDERA_TOPIC_ID/);
 });

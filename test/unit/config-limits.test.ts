@@ -3,7 +3,7 @@ import { ConfigError, parseConfig } from '../../src/config';
 describe('rate-limit, fairness and database-timeout configuration', () => {
   test('defaults', () => {
     const c = parseConfig({}, '/srv/app');
-    expect(c.rateLimits).toEqual({ windowSeconds: 60, perApiKey: 300, perCredential: 30, perIp: 600 });
+    expect(c.rateLimits).toEqual({ windowSeconds: 60, perApiKey: 300, perCredential: 30, perIp: 600, oauthFailuresPerIp: 20 });
     expect(c.dbTimeouts).toEqual({ poolSize: 10, lockTimeoutMs: 5000, statementTimeoutMs: 30000, connectTimeoutMs: 2000 });
     // Two connections stay free of writes, so a read never waits behind a write burst.
     expect(c.fairness).toEqual({ writeConcurrency: 8, tenantWriteConcurrency: 3, tenantWriteQueue: 256, faceTenantShare: undefined });
@@ -23,7 +23,7 @@ describe('rate-limit, fairness and database-timeout configuration', () => {
       CREDGATE_TENANT_WRITE_QUEUE: '0',
       CREDGATE_FACE_TENANT_SHARE: '6',
     });
-    expect(c.rateLimits).toEqual({ windowSeconds: 10, perApiKey: 0, perCredential: 5, perIp: 7 });
+    expect(c.rateLimits).toEqual({ windowSeconds: 10, perApiKey: 0, perCredential: 5, perIp: 7, oauthFailuresPerIp: 20 });
     expect(c.dbTimeouts).toEqual({ poolSize: 20, lockTimeoutMs: 250, statementTimeoutMs: 9000, connectTimeoutMs: 1500 });
     expect(c.fairness).toEqual({ writeConcurrency: 18, tenantWriteConcurrency: 4, tenantWriteQueue: 0, faceTenantShare: 6 });
   });

@@ -2,9 +2,11 @@
  * Hedera Consensus Service anchor: one topic message per checkpoint (one per sequencer batch),
  * receipts read back from the mirror node REST API. Built by `createHederaAnchor` (index.ts).
  */
+import { createHash } from 'node:crypto';
 import type * as HederaSdk from '@hashgraph/sdk' with { 'resolution-mode': 'import' };
 import {
   type AnchorAdapter,
+  type DidLedgerEntities,
   type AnchorCheckpoint,
   type AnchorExpectation,
   type AnchorReceipt,
@@ -25,6 +27,11 @@ export interface HederaAnchorParts {
   /** `hedera:<name>` in receipts. */
   readonly network: string;
   readonly topicFor: (logId: string) => Promise<string | null>;
+  /**
+   * The current DID document of a DID's document-file log (the log id is the file id), or null
+   * for any other log. Such a log's heads are anchored by writing that document into the file.
+   */
+  readonly fileFor?: (logId: string) => Promise<Uint8Array | null>;
   readonly mirrorPollMs: number;
   /** How long submit waits for the mirror to show a message that reached consensus. */
   readonly mirrorWaitMs: number;
@@ -43,6 +50,9 @@ const PERMANENT = new Set([
   'KEY_NOT_PROVIDED',
   'NOT_SUPPORTED',
   'UNAUTHORIZED',
+  'INVALID_FILE_ID',
+  'FILE_DELETED',
+  'MAX_FILE_SIZE_EXCEEDED',
 ]);
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -54,13 +64,14 @@ function txIdOf(m: MirrorTopicMessage): string {
 }
 
 /**
- * Ledger entities a DID gets on Hedera: its credential and template topics (`topicId`,
- * `templateTopicId`) and its DID document file (`ledgerFileId`). Additive to the anchor port.
+ * Bytes of file contents per transaction: FileCreate/FileUpdate carry the first chunk, FileAppend
+ * the rest (the SDK's own append chunk size; a transaction is capped at 6 KiB with its signatures).
  */
-export interface DidLedgerEntities {
-  createTopic(memo?: string): Promise<string>;
-  createFile(contents: Uint8Array): Promise<string>;
-}
+export const FILE_CHUNK_BYTES = 4096;
+/** Appends one write may need (the SDK refuses more than its maxChunks): 1 MiB, the File Service's cap. */
+const MAX_FILE_BYTES = 1024 * 1024;
+
+const sha256b64 = (b: Uint8Array): string => createHash('sha256').update(b).digest('base64');
 
 export class HederaAnchor implements AnchorAdapter, DidLedgerEntities {
   readonly kind = 'hedera' as const;
@@ -71,6 +82,8 @@ export class HederaAnchor implements AnchorAdapter, DidLedgerEntities {
   }
 
   async submit(checkpoint: AnchorCheckpoint): Promise<AnchorReceipt> {
+    const document = await this.parts.fileFor?.(checkpoint.logId);
+    if (document) return this.submitFile(checkpoint, document);
     const topicId = await this.topic(checkpoint.logId);
     // Idempotent on (logId, treeSize): a submission that reached consensus before a crash or a
     // mirror timeout is reused. Such a message is recent, so only the newest page is read here;
@@ -93,6 +106,8 @@ export class HederaAnchor implements AnchorAdapter, DidLedgerEntities {
   }
 
   async find(checkpoint: Pick<AnchorCheckpoint, 'logId' | 'treeSize'>): Promise<AnchorReceipt | null> {
+    // Writing a file again is idempotent (same document, same contents), so a retry just writes it.
+    if (await this.parts.fileFor?.(checkpoint.logId)) return null;
     return this.findIn(await this.topic(checkpoint.logId), checkpoint);
   }
 
@@ -100,6 +115,7 @@ export class HederaAnchor implements AnchorAdapter, DidLedgerEntities {
     if (receipt.adapter !== 'hedera' || receipt.network !== this.network) {
       return { status: 'invalid', reason: `receipt is for ${receipt.adapter} ${receipt.network}, this verifier reads ${this.network}` };
     }
+    if (receipt.fileHash !== undefined) return this.checkFileReceipt(receipt);
     if (!receipt.sequenceNumber || !/^\d+$/.test(receipt.sequenceNumber)) return { status: 'invalid', reason: 'receipt has no topic sequence number' };
     let message: MirrorTopicMessage | null;
     try {
@@ -130,22 +146,108 @@ export class HederaAnchor implements AnchorAdapter, DidLedgerEntities {
     return receipt.topicId.toString();
   }
 
-  /** A File Service file holding `contents` (a DID document), updatable only with the operator key. */
-  async createFile(contents: Uint8Array): Promise<string> {
-    // One FileCreate transaction carries at most ~6 KiB with its signatures; a DID document fits.
-    // Larger contents are refused outright (FileAppend chunks would be needed), never truncated.
-    if (contents.length > 4 * MAX_MESSAGE_BYTES) throw new AnchorRejected(`file contents of ${contents.length} bytes exceed the ${4 * MAX_MESSAGE_BYTES}-byte single-transaction limit`);
+  /**
+   * A File Service file holding `contents` (a DID document), whose only key is the operator's, so
+   * only this service can change it. Contents beyond one transaction go in FileAppend chunks.
+   */
+  async createFile(contents: Uint8Array, memo = 'credgate'): Promise<string> {
+    this.checkFileSize(contents);
     const { sdk, client, operatorKey } = this.parts;
     const { receipt } = await this.execute(async () => {
-      const response = await new sdk.FileCreateTransaction().setKeys([operatorKey.publicKey]).setContents(contents).execute(client);
+      const tx = new sdk.FileCreateTransaction().setKeys([operatorKey.publicKey]).setFileMemo(memo.slice(0, 100)).setContents(contents.subarray(0, FILE_CHUNK_BYTES));
+      const response = await tx.execute(client);
       return { receipt: await response.getReceipt(client) };
     });
     if (!receipt.fileId) throw new Error('Hedera receipt has no file id');
-    return receipt.fileId.toString();
+    const fileId = receipt.fileId.toString();
+    await this.append(fileId, contents.subarray(FILE_CHUNK_BYTES));
+    return fileId;
   }
 
-  async close(): Promise<void> {
+  /** Replaces a file's contents: FileUpdate with the first chunk, FileAppend for the rest. Returns the update's transaction id. */
+  async updateFile(fileId: string, contents: Uint8Array): Promise<{ txId: string }> {
+    this.checkFileSize(contents);
+    const { sdk, client } = this.parts;
+    const { txId } = await this.execute(async () => {
+      const response = await new sdk.FileUpdateTransaction().setFileId(fileId).setContents(contents.subarray(0, FILE_CHUNK_BYTES)).execute(client);
+      await response.getReceipt(client);
+      return { txId: response.transactionId.toString() };
+    });
+    await this.append(fileId, contents.subarray(FILE_CHUNK_BYTES));
+    return { txId };
+  }
+
+  /** A file's contents (FileGetContents, a paid query; its small fee is taken from the operator). */
+  async readFile(fileId: string): Promise<Uint8Array> {
+    const { sdk, client } = this.parts;
+    return this.execute(() => new sdk.FileContentsQuery().setFileId(fileId).execute(client));
+  }
+
+    async close(): Promise<void> {
     this.parts.client.close();
+  }
+
+  /**
+   * Anchors a head of a DID's document-file log: writes the current document into the file and
+   * reads it back (two writers interleaving update and appends would leave a mix: the check turns
+   * that into a retry, which writes the whole document again). The receipt's consensus timestamp
+   * is the update's, from the mirror node.
+   */
+  private async submitFile(checkpoint: AnchorCheckpoint, document: Uint8Array): Promise<AnchorReceipt> {
+    const fileId = checkpoint.logId;
+    const { txId } = await this.updateFile(fileId, document);
+    const stored = await this.readFile(fileId);
+    if (sha256b64(stored) !== sha256b64(document)) throw new Error(`file ${fileId} does not hold the document just written (a concurrent write); retrying`);
+    const tx = await this.awaitMirrorTransaction(txId);
+    return {
+      adapter: 'hedera',
+      network: this.network,
+      txId,
+      target: fileId,
+      consensusTimestamp: tx.consensus_timestamp,
+      fileHash: sha256b64(document),
+      logId: checkpoint.logId,
+      treeSize: checkpoint.treeSize,
+      rootHash: checkpoint.rootHash,
+    };
+  }
+
+  /** A file receipt holds when the mirror shows its update succeeded on that file at that time. */
+  private async checkFileReceipt(receipt: AnchorReceipt): Promise<ReceiptCheck> {
+    let tx: Awaited<ReturnType<MirrorClient['transaction']>>;
+    try {
+      tx = await this.parts.mirror.transaction(receipt.txId);
+    } catch (e) {
+      return { status: 'unavailable', reason: e instanceof MirrorUnavailable ? e.message : 'mirror node request failed' };
+    }
+    if (!tx) return { status: 'invalid', reason: `the mirror node has no transaction ${receipt.txId}` };
+    if (tx.result !== 'SUCCESS' || tx.entity_id !== receipt.target || tx.consensus_timestamp !== receipt.consensusTimestamp) {
+      return { status: 'invalid', reason: `transaction ${receipt.txId} is not a successful write of file ${receipt.target} at ${receipt.consensusTimestamp}` };
+    }
+    return { status: 'valid' };
+  }
+
+  private checkFileSize(contents: Uint8Array): void {
+    if (contents.length > MAX_FILE_BYTES) throw new AnchorRejected(`file contents of ${contents.length} bytes exceed the File Service's ${MAX_FILE_BYTES} bytes`);
+  }
+
+  private async append(fileId: string, rest: Uint8Array): Promise<void> {
+    if (rest.length === 0) return;
+    const { sdk, client } = this.parts;
+    await this.execute(() =>
+      new sdk.FileAppendTransaction().setFileId(fileId).setContents(rest).setChunkSize(FILE_CHUNK_BYTES).setMaxChunks(Math.ceil(rest.length / FILE_CHUNK_BYTES)).executeAll(client),
+    );
+  }
+
+  private async awaitMirrorTransaction(txId: string): Promise<NonNullable<Awaited<ReturnType<MirrorClient['transaction']>>>> {
+    const { mirror, mirrorPollMs, mirrorWaitMs } = this.parts;
+    for (let waited = 0; ; waited += mirrorPollMs) {
+      const tx = await mirror.transaction(txId);
+      if (tx && tx.result !== 'SUCCESS') throw new AnchorRejected(`Hedera transaction ${txId} failed: ${tx.result}`);
+      if (tx) return tx;
+      if (waited >= mirrorWaitMs) throw new MirrorUnavailable(`mirror node has not shown transaction ${txId} yet`);
+      await sleep(mirrorPollMs);
+    }
   }
 
   private async topic(logId: string): Promise<string> {

@@ -42,6 +42,14 @@ export interface HederaSettings {
   readonly operatorKey: SecretKey;
   /** Topic that receives the checkpoints of logs without a topic of their own. */
   readonly topicId: string | undefined;
+  /**
+   * Per-DID entities (CREDGATE_HEDERA_PER_DID, default true): each new DID gets its credential and
+   * template topics and its DID document file on Hedera, and those ids are its log ids. False: the
+   * service numbers logs itself and every checkpoint goes to `topicId`.
+   */
+  readonly perDid?: boolean;
+  /** How long creating a DID waits for its Hedera entities before answering 503, ms (default 20 000). */
+  readonly entityTimeoutMs?: number;
 }
 
 const ENTITY_RE = /^\d{1,10}\.\d{1,10}\.\d{1,19}$/;
@@ -68,6 +76,20 @@ function parseEntity(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = nonEmpty(env, name);
   if (raw !== undefined && !ENTITY_RE.test(raw)) throw new ConfigError(`${name} must be an entity id shard.realm.num, e.g. 0.0.1234`);
   return raw;
+}
+
+function parseBoolean(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const raw = nonEmpty(env, name)?.toLowerCase();
+  if (raw === undefined) return undefined;
+  if (raw !== 'true' && raw !== 'false') throw new ConfigError(`${name} must be true or false`);
+  return raw === 'true';
+}
+
+function parseTimeout(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return undefined;
+  if (!/^\d{1,7}$/.test(raw) || Number(raw) < 1000) throw new ConfigError(`${name} must be a whole number of milliseconds, at least 1000`);
+  return Number(raw);
 }
 
 /**
@@ -97,5 +119,7 @@ export function parseHederaConfig(env: NodeJS.ProcessEnv): HederaSettings | unde
     operatorId,
     operatorKey: new SecretKey(key),
     topicId: parseEntity(env, HEDERA_ENV.topicId),
+    perDid: parseBoolean(env, HEDERA_ENV.perDid) ?? true,
+    entityTimeoutMs: parseTimeout(env, HEDERA_ENV.entityTimeoutMs) ?? 20_000,
   });
 }

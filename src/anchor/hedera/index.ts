@@ -7,7 +7,8 @@ import { HederaAnchor, type Sdk } from './adapter';
 import { type HederaNetwork, SecretKey } from './config';
 import { MirrorClient } from './mirror';
 
-export { type DidLedgerEntities, HederaAnchor } from './adapter';
+export { FILE_CHUNK_BYTES, HederaAnchor } from './adapter';
+export type { DidLedgerEntities } from '../anchor.port';
 export { type HederaSettings, parseHederaConfig } from './config';
 
 export interface HederaAnchorOptions {
@@ -22,6 +23,8 @@ export interface HederaAnchorOptions {
   readonly topics?: Readonly<Record<string, string>>;
   /** Topic-per-DID resolver, asked when `topics` has no entry; null: use `topicId`. */
   readonly topicFor?: (logId: string) => string | null | Promise<string | null>;
+  /** DID document-file logs: the current document of the DID whose `ledgerFileId` is `logId`, or null (see HederaAnchorParts.fileFor). */
+  readonly fileFor?: (logId: string) => Promise<Uint8Array | null>;
   /** Topic for logs neither `topics` nor `topicFor` names. */
   readonly topicId?: string;
   /** Network name shown in receipts (`hedera:<name>`); defaults to the named network or `local`. */
@@ -72,6 +75,7 @@ export async function createHederaAnchor(options: HederaAnchorOptions): Promise<
     mirror: new MirrorClient(options.mirrorUrl.replace(/\/+$/, ''), Math.min(requestTimeout, 10_000)),
     network: `hedera:${options.networkName ?? (typeof options.network === 'string' ? options.network : 'local')}`,
     topicFor,
+    ...(options.fileFor ? { fileFor: options.fileFor } : {}),
     mirrorPollMs: options.mirrorPollMs ?? 500,
     mirrorWaitMs: options.mirrorWaitMs ?? 20_000,
   });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SchemaRecord, SchemaRepository } from '../../domain/ports';
 import type { Prisma, PrismaClient } from '../database';
 import { isUniqueViolation } from '../prisma-errors';
+import { retryTransaction } from '../transaction-retry';
 
 type Row = Omit<SchemaRecord, 'body'> & { body: Prisma.JsonValue };
 const toRecord = (row: Row): SchemaRecord => ({ ...row, body: row.body as Record<string, unknown> });
@@ -17,9 +18,13 @@ export class PrismaSchemaRepository implements SchemaRepository {
       const latest = await this.findLatest(input.tenantId, input.name);
       const version = (latest?.version ?? 0) + 1;
       try {
-        const row = await this.prisma.credentialSchema.create({
-          data: { id: randomUUID(), tenantId: input.tenantId, name: input.name, version, body: input.body(version) as Prisma.InputJsonObject },
-        });
+        // A serialization failure (40001/40P01) is retried as such; a unique violation means another
+        // creator took this version: read the latest again and take the next one.
+        const row = await retryTransaction(() =>
+          this.prisma.credentialSchema.create({
+            data: { id: randomUUID(), tenantId: input.tenantId, name: input.name, version, body: input.body(version) as Prisma.InputJsonObject },
+          }),
+        );
         return toRecord(row);
       } catch (e) {
         if (!isUniqueViolation(e) || attempt >= MAX_VERSION_ATTEMPTS) throw e;

@@ -4,6 +4,7 @@ import type { Ledger } from '../../ledger/ledger.port';
 import { type CacheOptions, LocalInvalidationBus, RecordCache, notifyInTransaction } from '../../cache';
 import type { Prisma, PrismaClient } from '../database';
 import { isUniqueViolation } from '../prisma-errors';
+import { retryTransaction } from '../transaction-retry';
 
 type Row = Omit<TemplateRecord, 'attributes' | 'expiration'> & { attributes: Prisma.JsonValue; expiration: Prisma.JsonValue };
 const toRecord = (r: Row): TemplateRecord => ({
@@ -46,11 +47,14 @@ export class PrismaTemplateRepository {
 
   async create(data: TemplateData, anchor: AnchorRequest): Promise<TemplateRecord> {
     try {
-      const record = await this.prisma.$transaction(async (tx) => {
-        const row = await tx.vcTemplate.create({ data: { ...this.columns(data), activeName: data.name } });
-        await this.ledger.appendInTransaction(tx, anchor.logId, anchor);
-        return toRecord(row);
-      });
+      // A lost serialization race (40001/40P01, e.g. on the log row under SERIALIZABLE or CockroachDB) re-runs the whole transaction.
+      const record = await retryTransaction(() =>
+        this.prisma.$transaction(async (tx) => {
+          const row = await tx.vcTemplate.create({ data: { ...this.columns(data), activeName: data.name } });
+          await this.ledger.appendInTransaction(tx, anchor.logId, anchor);
+          return toRecord(row);
+        }),
+      );
       await this.ledger.settle(anchor.logId);
       return record;
     } catch (e) {
@@ -62,7 +66,7 @@ export class PrismaTemplateRepository {
   /** Replaces a live template's content; `__v` increments. Null when no such live template. */
   async update(tenantId: string, templateId: string, data: (current: TemplateRecord) => TemplateData, anchor: (next: TemplateRecord) => AnchorRequest): Promise<TemplateRecord | null> {
     try {
-      const updated = await this.prisma.$transaction(async (tx) => {
+      const updated = await retryTransaction(() => this.prisma.$transaction(async (tx) => {
         const current = await tx.vcTemplate.findFirst({ where: { tenantId, templateId, deletedAt: null } });
         if (!current) return null;
         const next = data(toRecord(current));
@@ -75,7 +79,7 @@ export class PrismaTemplateRepository {
         await this.ledger.appendInTransaction(tx, a.logId, a);
         await notifyInTransaction(tx, TOPIC, templateId);
         return { record, logId: a.logId };
-      });
+      }));
       this.byTemplateId.invalidate(templateId);
       if (!updated) return null;
       await this.ledger.settle(updated.logId);
@@ -87,11 +91,13 @@ export class PrismaTemplateRepository {
   }
 
   async delete(tenantId: string, templateId: string, at: Date): Promise<boolean> {
-    const deleted = await this.prisma.$transaction(async (tx) => {
-      const res = await tx.vcTemplate.updateMany({ where: { tenantId, templateId, deletedAt: null }, data: { deletedAt: at, activeName: null } });
-      if (res.count === 1) await notifyInTransaction(tx, TOPIC, templateId);
-      return res.count === 1;
-    });
+    const deleted = await retryTransaction(() =>
+      this.prisma.$transaction(async (tx) => {
+        const res = await tx.vcTemplate.updateMany({ where: { tenantId, templateId, deletedAt: null }, data: { deletedAt: at, activeName: null } });
+        if (res.count === 1) await notifyInTransaction(tx, TOPIC, templateId);
+        return res.count === 1;
+      }),
+    );
     if (deleted) this.byTemplateId.invalidate(templateId);
     return deleted;
   }

@@ -66,6 +66,15 @@ export function buildRecordDocument(r: DidRecord): DidRecordDocument {
   };
 }
 
+/**
+ * What a DID's ledger file holds (and what the leaves of its document-file log hash): the 2.10
+ * document, marked `deactivated` once the DID is deleted (the service no longer serves it then).
+ */
+export function ledgerFileDocument(r: DidRecord): DidRecordDocument & { readonly deactivated?: true } {
+  const doc = buildRecordDocument(r);
+  return r.deletedAt ? { ...doc, deactivated: true } : doc;
+}
+
 export function familyADidOf(r: DidRecord): string {
   return formatFamilyADid(r.method, r.network, r.identifier, r.ledgerFileId);
 }

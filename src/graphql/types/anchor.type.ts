@@ -11,7 +11,7 @@ export class AnchorReceiptType {
   @Field(() => String, { description: 'EVM transaction hash or Hedera transaction id.' })
   txId!: string;
 
-  @Field(() => String, { description: 'EVM: the anchoring contract address. Hedera: the topic id.' })
+  @Field(() => String, { description: 'EVM: the anchoring contract address. Hedera: the topic id (or the file id of a DID document file).' })
   target!: string;
 
   @Field(() => String, { nullable: true, description: 'EVM block number (decimal).' })
@@ -28,6 +28,9 @@ export class AnchorReceiptType {
 
   @Field(() => String, { nullable: true, description: 'Hedera topic running hash, base64.' })
   runningHash?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Hedera, a DID's document-file log: SHA-256 (base64) of the DID document written into the file (target is the file id)." })
+  fileHash?: string | null;
 
   @Field(() => String)
   logId!: string;

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { AuthService } from '../../services/auth.service';
 import type { RestLocals } from '../context';
+import { credentialOf } from './credential';
 
 /** Whether the request announces a body (Content-Length > 0 or chunked). */
 export function hasBody(req: Request): boolean {
@@ -20,7 +21,7 @@ export function authenticateFirst(auth: AuthService) {
     const l = res.locals as RestLocals;
     if (!hasBody(req) || l.actor) return next();
     try {
-      l.actor = await auth.authenticate(req.get('x-api-key'));
+      l.actor = await auth.authenticate(credentialOf(req));
       next();
     } catch (e) {
       res.setHeader('Connection', 'close');

@@ -3,6 +3,7 @@ import { AppError } from '../../errors';
 import { type Scope, hasAnyScope } from '../../domain/tenancy/actor';
 import type { AuthService } from '../../services/auth.service';
 import type { RestLocals } from '../context';
+import { credentialOf } from './credential';
 
 /**
  * Authenticates the API key (X-API-Key, any capitalisation) and checks that the caller holds one
@@ -13,7 +14,7 @@ export function authorize(auth: AuthService, scopes: readonly Scope[]) {
     try {
       const l = res.locals as RestLocals;
       // authenticateFirst already checked this request's key when it carried a body.
-      const actor = l.actor ?? (await auth.authenticate(req.get('x-api-key')));
+      const actor = l.actor ?? (await auth.authenticate(credentialOf(req)));
       if (!hasAnyScope(actor, scopes)) {
         throw new AppError('FORBIDDEN', `this operation needs one of the scopes: ${scopes.join(', ')}`);
       }

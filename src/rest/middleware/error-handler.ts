@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, isAppError, isRetryLater } from '../../errors';
+import { AppError, authChallenge, isAppError, isRetryLater } from '../../errors';
 import { databaseBusyError } from '../../db/busy-errors';
 import { familyAError, familyBError, problemDetails } from '../envelopes';
 import type { RestLocals } from '../context';
@@ -29,7 +29,8 @@ export function errorHandler() {
 export function sendAppError(res: Response, e: AppError): void {
   const l = res.locals as RestLocals;
   if (isRetryLater(e)) res.setHeader('Retry-After', String(e.retryAfterSeconds));
-  if (e.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'ApiKey header="X-API-Key"');
+  const challenge = authChallenge(e);
+  if (challenge) res.setHeader('WWW-Authenticate', challenge);
   if (l.family === 'P') {
     res.status(e.status).type('application/problem+json').send(JSON.stringify(problemDetails(e)));
     return;

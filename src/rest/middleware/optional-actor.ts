@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { Actor } from '../../domain/tenancy/actor';
 import type { AuthService } from '../../services/auth.service';
 import type { RestLocals } from '../context';
+import { credentialOf } from './credential';
 
 /**
  * The caller for middleware that only needs to know who is asking (rate limits, idempotency):
@@ -13,7 +14,7 @@ export async function optionalActor(auth: AuthService, req: Request, res: Respon
   const l = res.locals as RestLocals;
   if (l.actor) return l.actor;
   try {
-    return await auth.authenticate(req.get('x-api-key'));
+    return await auth.authenticate(credentialOf(req));
   } catch {
     return undefined;
   }

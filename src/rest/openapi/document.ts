@@ -3,6 +3,8 @@ import { OPERATIONS, type Operation } from '../../contracts';
 import { FamilyAError, FamilyBError, ProblemDetails } from '../../contracts/common';
 import { problemDetails } from '../envelopes';
 import { AppError } from '../../errors/app-error';
+import { OAuthErrorBody } from '../../contracts/oauth';
+import { SCOPES } from '../../domain/tenancy/actor';
 import type { Answer, Parameter } from '../../contracts/operation';
 import { ERROR_STATUS, type ErrorCode } from '../../errors/codes';
 import { VC_API_DEFAULT_BASE } from '../../contracts/vc-api';
@@ -65,6 +67,7 @@ export function errorExample(family: Operation['family'], status: number): Json 
   const details = status === 400 ? [{ field: 'templateName', message: 'is required' }] : undefined;
   if (family === 'A') return { success: false, status, message, code, ...(details ? { details } : {}) };
   if (family === 'problem') return problemDetails(new AppError(code, message, details));
+  if (family === 'oauth') return { error: status === 429 || status === 503 ? 'temporarily_unavailable' : 'invalid_request', error_description: message };
   return { error: message, code, ...(details ? { details } : {}) };
 }
 
@@ -72,7 +75,9 @@ const RETRY_AFTER = { $ref: '#/components/headers/Retry-After' };
 const HEADERS: Readonly<Record<string, Json>> = {
   'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
   Allow: { description: 'the methods the path accepts', schema: { type: 'string' } },
-  'WWW-Authenticate': { description: 'ApiKey header="X-API-Key"', schema: { type: 'string' } },
+  'WWW-Authenticate': { description: '`ApiKey header="X-API-Key", Bearer realm="credgate"`; `Bearer realm="credgate", error="invalid_token"` for a refused access token; `Basic` from the token endpoint', schema: { type: 'string' } },
+  'Cache-Control': { description: '`no-store`: the answer carries a secret', schema: { type: 'string' } },
+  Pragma: { description: '`no-cache` (for HTTP/1.0 caches)', schema: { type: 'string' } },
   'Idempotent-Replayed': { description: '`true` when the answer is the stored answer of an earlier request with this Idempotency-Key', schema: { type: 'string' } },
   'X-Total-Count': { description: 'how many items exist', schema: { type: 'string' } },
   'X-Has-More': { description: '`true` when the bare list was cut at its cap', schema: { type: 'string' } },
@@ -82,7 +87,7 @@ const HEADERS: Readonly<Record<string, Json>> = {
 const headerRefs = (names: readonly string[]): Json => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
 
 function errorResponse(op: Operation, status: number): Json {
-  const schema = { $ref: `#/components/schemas/${op.family === 'A' ? 'FamilyAError' : op.family === 'problem' ? 'ProblemDetails' : 'FamilyBError'}` };
+  const schema = { $ref: `#/components/schemas/${op.family === 'A' ? 'FamilyAError' : op.family === 'problem' ? 'ProblemDetails' : op.family === 'oauth' ? 'OAuthError' : 'FamilyBError'}` };
   const headers: Json = {};
   if (status === 429 || status === 503 || (status === 409 && op.idempotent)) headers['Retry-After'] = RETRY_AFTER;
   if (status === 401) headers['WWW-Authenticate'] = { $ref: '#/components/headers/WWW-Authenticate' };
@@ -111,6 +116,15 @@ const parameter = (where: 'path' | 'query' | 'header', p: Parameter): Json => ({
   example: p.example,
 });
 
+/**
+ * Either credential: an API key, or an access token holding one of the accepted scopes (OpenAPI
+ * requirements are alternatives; the scopes inside one requirement would all be needed).
+ */
+function securityOf(op: Operation): Json[] {
+  if (op.scopes === undefined) return [];
+  return [{ ApiKey: [] }, ...(op.scopes.length === 0 ? [{ OAuth2: [] }] : op.scopes.map((s) => ({ OAuth2: [s] })))];
+}
+
 function operationObject(op: Operation, operationId: string): Json {
   const parameters = [
     ...(op.pathParams ?? []).map((p) => parameter('path', p)),
@@ -121,19 +135,21 @@ function operationObject(op: Operation, operationId: string): Json {
   const responses: Json = {};
   for (const [status, a] of Object.entries(op.responses)) responses[status] = successResponse(op, a);
   for (const status of errorStatuses(op)) responses[String(status)] = errorResponse(op, status);
-  const scopes = op.scopes === undefined ? '' : op.scopes.length === 0 ? '\n\nAPI key: any scope.' : `\n\nAPI key scopes: ${op.scopes.join(', ')}.`;
+  const scopes = op.scopes === undefined ? '' : op.scopes.length === 0 ? '\n\nAPI key or access token: any scope.' : `\n\nAPI key or access token scopes: ${op.scopes.join(', ')} (admin implies all).`;
   return {
     operationId,
     tags: [op.tag],
     summary: op.summary,
     description: `${op.description ?? op.summary}${scopes}`,
-    security: op.scopes === undefined ? [] : [{ ApiKey: [] }],
+    security: securityOf(op),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(op.body
       ? {
           requestBody: {
             required: true,
-            content: { [op.body.multipart ? 'multipart/form-data' : 'application/json']: { schema: plain(op.body.schema), example: op.body.example } },
+            content: Object.fromEntries(
+              (op.body.multipart ? ['multipart/form-data'] : (op.body.mediaTypes ?? ['application/json'])).map((t) => [t, { schema: plain(op.body!.schema), example: op.body!.example }]),
+            ),
           },
         }
       : {}),
@@ -172,8 +188,15 @@ export function buildOpenApiDocument(options: { version: string; docs: boolean; 
     tags: [...new Set(OPERATIONS.map((o) => o.tag))].map((name) => ({ name })),
     paths,
     components: {
-      securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'an API key (`credgate api-key create`); header names are case-insensitive' } },
-      schemas: { FamilyAError: plain(FamilyAError), FamilyBError: plain(FamilyBError), ProblemDetails: plain(ProblemDetails) },
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'an API key (`credgate api-key create`); header names are case-insensitive' },
+        OAuth2: {
+          type: 'oauth2',
+          description: 'an access token from POST /oauth/token (client id: the API key id; secret: the key), sent as `Authorization: Bearer`',
+          flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: Object.fromEntries(SCOPES.map((s) => [s, s === 'admin' ? 'everything in the tenant' : `${s} operations`])) } },
+        },
+      },
+      schemas: { FamilyAError: plain(FamilyAError), FamilyBError: plain(FamilyBError), ProblemDetails: plain(ProblemDetails), OAuthError: plain(OAuthErrorBody) },
       parameters: {
         IdempotencyKey: {
           name: 'Idempotency-Key',

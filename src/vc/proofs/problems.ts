@@ -22,6 +22,7 @@ export const PROOF_PROBLEM = {
   INVALID_JSONLD: 'INVALID_JSONLD',
   PREVIOUS_PROOF_NOT_FOUND: 'PREVIOUS_PROOF_NOT_FOUND',
   PROOF_VERIFICATION_ERROR: 'PROOF_VERIFICATION_ERROR',
+  UNSIGNED_CONTENT: 'UNSIGNED_CONTENT',
 } as const;
 
 export type ProofProblemType = (typeof PROOF_PROBLEM)[keyof typeof PROOF_PROBLEM];
@@ -44,6 +45,7 @@ const TITLES: Record<ProofProblemType, string> = {
   INVALID_JSONLD: 'The document cannot be canonicalised',
   PREVIOUS_PROOF_NOT_FOUND: 'A proof named in previousProof is not in the document',
   PROOF_VERIFICATION_ERROR: 'The signature does not match the document',
+  UNSIGNED_CONTENT: 'The document has content its proof does not cover',
 };
 
 export function problem(type: ProofProblemType, detail?: string): VcProblem {

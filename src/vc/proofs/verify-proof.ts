@@ -10,6 +10,7 @@ import { parseXsdDateTime } from './datetime';
 import { hashData } from './hash-data';
 import { methodKey, verifyRawSignature, type KeyFamily, type MethodKey, type MethodType } from './method-keys';
 import { PROOF_PROBLEM as P, problem } from './problems';
+import { familyBProblems, isFamilyAProof, isSeedStatusListProof, prepareFamilyA, verifySeedStatusList } from './seed-profiles';
 import { LEGACY_SUITES, dataIntegritySuiteOf, hashAlgorithmFor, type DataIntegritySuite } from './suites';
 
 /**
@@ -155,22 +156,35 @@ async function verifyDataIntegrity(document: JsonObject, all: JsonObject[], proo
   return out;
 }
 
-async function verifyLegacy(document: JsonObject, proof: JsonObject, type: keyof typeof LEGACY_SUITES, options: ProofVerifyOptions, env: ProofEnvironment): Promise<VcProblem[]> {
-  const out: VcProblem[] = [];
-  const key = await boundKey(proof.verificationMethod as string, LEGACY_SUITES[type], options, out);
-  if (!key) return out;
+async function verifyLegacy(document: JsonObject, all: JsonObject[], proof: JsonObject, vm: string, type: keyof typeof LEGACY_SUITES, options: ProofVerifyOptions, env: ProofEnvironment): Promise<VcProblem[]> {
   const { proof: _all, ...unsecured } = document;
   const single = { ...unsecured, proof };
   if (type === 'Ed25519Signature2018') {
+    // The seed's Family A profile signs a part of the document, under a JSON-LD base (seed-profiles.ts).
+    const familyA = isFamilyAProof(proof) ? prepareFamilyA(document, proof, all.length) : undefined;
+    if (familyA && !familyA.covered) return familyA.problems;
+    const out: VcProblem[] = [];
+    const key = await boundKey(vm, LEGACY_SUITES[type], options, out);
+    if (!key) return out;
     try {
-      const result = await verifyEd25519Signature2018(single, { publicKey: key.publicKey, documentLoader: loaderOf(env) });
+      const result = await verifyEd25519Signature2018(familyA?.covered ?? single, { publicKey: key.publicKey, documentLoader: loaderOf(env), ...(familyA ? { base: familyA.base } : {}) });
       if (!result.verified) out.push(problem(P.PROOF_VERIFICATION_ERROR, result.reason));
     } catch (error) {
       canonFailure(error, out);
     }
     return out;
   }
+  if (isSeedStatusListProof(single, proof)) {
+    const out: VcProblem[] = [];
+    const key = await boundKey(vm, LEGACY_SUITES[type], options, out);
+    if (key && !verifySeedStatusList(single, proof, key.publicKey)) out.push(problem(P.PROOF_VERIFICATION_ERROR));
+    return out;
+  }
   // The seed's selective-disclosure proof: the signature covers salted digests, and every shown value must match one.
+  const out = familyBProblems(single, proof);
+  if (out.some((p) => p.type === P.UNSUPPORTED_PROOF_SUITE)) return out;
+  const key = await boundKey(vm, LEGACY_SUITES[type], options, out);
+  if (!key) return out;
   if (!verifyFamilyBSignature(single, key.publicKey)) out.push(problem(P.PROOF_VERIFICATION_ERROR));
   else {
     const subject = checkSubject(single, { all: false });
@@ -181,7 +195,7 @@ async function verifyLegacy(document: JsonObject, proof: JsonObject, type: keyof
 
 async function verifyOne(document: JsonObject, all: JsonObject[], proof: JsonObject, options: ProofVerifyOptions, env: ProofEnvironment): Promise<Outcome> {
   const type = proof.type;
-  const vm = proof.verificationMethod;
+  const vm = isFamilyAProof(proof) ? proof.vcVerificationMethod : proof.verificationMethod;
   const suite = dataIntegritySuiteOf(proof);
   const legacy = typeof type === 'string' && Object.hasOwn(LEGACY_SUITES, type) ? (type as keyof typeof LEGACY_SUITES) : undefined;
   const name = suite?.name ?? legacy;
@@ -196,7 +210,7 @@ async function verifyOne(document: JsonObject, all: JsonObject[], proof: JsonObj
   }
   checkDates(proof, nowOf(env), problems);
   checkChallengeAndDomain(proof, options, problems);
-  const checked = suite ? await verifyDataIntegrity(document, all, proof, suite, options, env) : await verifyLegacy(document, proof, legacy as keyof typeof LEGACY_SUITES, options, env);
+  const checked = suite ? await verifyDataIntegrity(document, all, proof, suite, options, env) : await verifyLegacy(document, all, proof, vm, legacy as keyof typeof LEGACY_SUITES, options, env);
   return { suite: name, verificationMethod: vm, problems: [...problems, ...checked] };
 }
 

@@ -3,8 +3,11 @@
  * `@grpc/grpc-js` the SDK itself uses) decoding the real protobuf bodies (`@hashgraph/proto`), so the
  * unmodified `@hashgraph/sdk` reaches it through `Client.forNetwork({ '127.0.0.1:<port>': '0.0.3' })`.
  *
- * Implemented: ConsensusService.createTopic / submitMessage, FileService.createFile and
- * CryptoService.getTransactionReceipts (the receipt query `TransactionResponse.getReceipt` sends).
+ * Implemented: ConsensusService.createTopic / submitMessage, FileService.createFile / updateFile /
+ * appendContent / getFileContent (the paid query: a COST_ANSWER, then the answer with a payment
+ * signed by a known account) and CryptoService.getTransactionReceipts (the receipt query
+ * `TransactionResponse.getReceipt` sends). Files keep their key list: updates and appends must be
+ * signed by every key in it.
  * Faithful: signature checks over the body bytes (ed25519, or ECDSA secp256k1 over keccak-256) by the
  * payer's key and by a topic's submit key; node account check; duplicate transaction ids; topic
  * sequence numbers and running hash v3 fields; precheck codes and receipt statuses.
@@ -42,11 +45,21 @@ export interface TransactionRecord {
   readonly payerAccountId: string;
   readonly validStart: { readonly seconds: bigint; readonly nanos: number };
   readonly consensusTimestamp: string;
-  readonly name: 'CONSENSUSCREATETOPIC' | 'CONSENSUSSUBMITMESSAGE' | 'FILECREATE';
+  readonly name: 'CONSENSUSCREATETOPIC' | 'CONSENSUSSUBMITMESSAGE' | 'FILECREATE' | 'FILEUPDATE' | 'FILEAPPEND';
   readonly entityId: string | null;
   readonly memo: string;
   readonly receipt: proto.TransactionReceipt;
 }
+
+interface HederaFile {
+  contents: Buffer;
+  readonly memo: string;
+  /** Raw public keys of the file's key list: every one must sign an update or append. */
+  readonly keys: readonly Uint8Array[];
+}
+
+/** Tinybars the fake charges for a FileGetContents answer (what a COST_ANSWER reports). */
+export const FILE_QUERY_COST = 100;
 
 interface Topic {
   readonly memo: string;
@@ -109,7 +122,7 @@ export class FakeHederaNode extends Restartable<grpc.Server> {
   readonly nodeAccountId: string;
   private readonly accounts: ReadonlyMap<string, Uint8Array>;
   private readonly topics = new Map<string, Topic>();
-  private readonly files = new Map<string, Buffer>();
+  private readonly files = new Map<string, HederaFile>();
   private readonly messages: TopicMessageRecord[] = [];
   private readonly transactions = new Map<string, TransactionRecord>();
   private nextEntity = 1000n;
@@ -167,7 +180,12 @@ export class FakeHederaNode extends Restartable<grpc.Server> {
       server.addService(definition, impl);
     };
     service('ConsensusService', { createTopic: (b) => this.handleTransaction(b), submitMessage: (b) => this.handleTransaction(b) });
-    service('FileService', { createFile: (b) => this.handleTransaction(b) });
+    service('FileService', {
+      createFile: (b) => this.handleTransaction(b),
+      updateFile: (b) => this.handleTransaction(b),
+      appendContent: (b) => this.handleTransaction(b),
+      getFileContent: (b) => this.fileQuery(b),
+    });
     service('CryptoService', { getTransactionReceipts: (b) => this.receiptQuery(b) });
     const bound = await new Promise<number>((resolve, reject) =>
       server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
@@ -192,12 +210,33 @@ export class FakeHederaNode extends Restartable<grpc.Server> {
     return [...this.topics.keys()];
   }
 
+  transactionRecords(): readonly TransactionRecord[] {
+    return [...this.transactions.values()];
+  }
+
   transaction(id: string): TransactionRecord | undefined {
     return this.transactions.get(id);
   }
 
   fileContents(fileId: string): Buffer | undefined {
-    return this.files.get(fileId);
+    return this.files.get(fileId)?.contents;
+  }
+
+  fileMemo(fileId: string): string | undefined {
+    return this.files.get(fileId)?.memo;
+  }
+
+  topicMemo(topicId: string): string | undefined {
+    return this.topics.get(topicId)?.memo;
+  }
+
+  /** Whether the topic only accepts messages signed by this raw public key. */
+  topicSubmitKey(topicId: string): Uint8Array | null | undefined {
+    return this.topics.get(topicId)?.submitKey;
+  }
+
+  fileIds(): readonly string[] {
+    return [...this.files.keys()];
   }
 
   private handleTransaction(request: Buffer): Uint8Array {
@@ -283,10 +322,25 @@ export class FakeHederaNode extends Restartable<grpc.Server> {
         }),
       };
     } else if (body.fileCreate) {
+      const keys = (body.fileCreate.keys?.keys ?? []).map((k) => keyBytes(k)!);
+      if (keys.length === 0) throw new Precheck(Code.INVALID_SIGNATURE_TYPE_MISMATCHING_KEY);
+      if (!keys.every((k) => verifies(k, pairs, bodyBytes))) throw new Precheck(Code.INVALID_SIGNATURE);
       const fileId = this.mint();
-      this.files.set(fileId, Buffer.from(body.fileCreate.contents ?? new Uint8Array()));
+      this.files.set(fileId, { contents: Buffer.from(body.fileCreate.contents ?? new Uint8Array()), memo: body.fileCreate.memo ?? '', keys });
       const [shardNum, realmNum, fileNum] = parseEntity(fileId).map(int64);
       record = { ...base, name: 'FILECREATE', entityId: fileId, receipt: proto.TransactionReceipt.create({ status: Code.SUCCESS, fileID: { shardNum, realmNum, fileNum } }) };
+    } else if (body.fileUpdate || body.fileAppend) {
+      const op = (body.fileUpdate ?? body.fileAppend)!;
+      const fileId = op.fileID ? entity(op.fileID.shardNum, op.fileID.realmNum, op.fileID.fileNum) : '';
+      const file = this.files.get(fileId);
+      if (!file) throw new Precheck(Code.INVALID_FILE_ID);
+      if (!file.keys.every((k) => verifies(k, pairs, bodyBytes))) throw new Precheck(Code.INVALID_SIGNATURE);
+      const contents = Buffer.from(op.contents ?? new Uint8Array());
+      // Proto3 bytes have no presence: an update with empty contents leaves them unchanged, as on Hedera.
+      if (body.fileUpdate && contents.length > 0) file.contents = contents;
+      if (body.fileAppend) file.contents = Buffer.concat([file.contents, contents]);
+      if (file.contents.length > 1024 * 1024) throw new Precheck(Code.MAX_FILE_SIZE_EXCEEDED);
+      record = { ...base, name: body.fileUpdate ? 'FILEUPDATE' : 'FILEAPPEND', entityId: fileId, receipt: proto.TransactionReceipt.create({ status: Code.SUCCESS }) };
     } else {
       throw new Precheck(Code.NOT_SUPPORTED);
     }
@@ -302,6 +356,29 @@ export class FakeHederaNode extends Restartable<grpc.Server> {
     const record = this.transactions.get(key);
     const header = { nodeTransactionPrecheckCode: record ? Code.OK : Code.RECEIPT_NOT_FOUND };
     return proto.Response.encode({ transactionGetReceipt: { header, receipt: record?.receipt ?? null } }).finish();
+  }
+
+  /** FileGetContents: the cost on COST_ANSWER; otherwise the contents, for a query paid by a known account. */
+  private fileQuery(request: Buffer): Uint8Array {
+    const query = proto.Query.decode(request).fileGetContents;
+    const answer = (header: proto.IResponseHeader, contents: proto.FileGetContentsResponse.IFileContents | null): Uint8Array =>
+      proto.Response.encode({ fileGetContents: { header, fileContents: contents } }).finish();
+    const id = query?.fileID;
+    const fileId = id ? entity(id.shardNum, id.realmNum, id.fileNum) : '';
+    if (query?.header?.responseType === proto.ResponseType.COST_ANSWER) return answer({ nodeTransactionPrecheckCode: Code.OK, cost: int64(String(FILE_QUERY_COST)) }, null);
+    if (!this.paymentVerifies(query?.header?.payment)) return answer({ nodeTransactionPrecheckCode: Code.INSUFFICIENT_TX_FEE }, null);
+    const file = this.files.get(fileId);
+    if (!file) return answer({ nodeTransactionPrecheckCode: Code.INVALID_FILE_ID }, null);
+    return answer({ nodeTransactionPrecheckCode: Code.OK }, { fileID: id ?? null, contents: file.contents });
+  }
+
+  /** A query's payment: a transaction whose payer is a known account and signed by its key (no balances here). */
+  private paymentVerifies(payment: proto.ITransaction | null | undefined): boolean {
+    if (!payment?.signedTransactionBytes?.length) return false;
+    const signed = proto.SignedTransaction.decode(payment.signedTransactionBytes);
+    const payer = proto.TransactionBody.decode(signed.bodyBytes).transactionID?.accountID;
+    const key = payer ? this.accounts.get(entity(payer.shardNum, payer.realmNum, payer.accountNum)) : undefined;
+    return !!key && verifies(key, signed.sigMap?.sigPair ?? [], signed.bodyBytes);
   }
 
   private mint(): string {

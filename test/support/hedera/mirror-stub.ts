@@ -3,6 +3,7 @@
  * the Hedera Mirror Node REST API (v1) for the routes the adapter reads:
  *   GET /api/v1/topics/{topicId}/messages?sequencenumber=[op:]N&limit=&order=
  *   GET /api/v1/topics/{topicId}/messages/{sequenceNumber}
+ *   GET /api/v1/topics/{topicId}              (topic info: memo, submit key; how operators find orphans)
  *   GET /api/v1/transactions/{transactionId}   (id as `0.0.x-seconds-nanos`)
  * Errors use the mirror's `{ _status: { messages: [{ message }] } }` body. stop()/start() keep the port.
  */
@@ -106,6 +107,25 @@ export class MirrorStub extends Restartable<http.Server> {
     if (req.method !== 'GET') return fail(405, 'Method not allowed');
     const parts = url.pathname.split('/').filter((p) => p !== '');
     if (parts[0] !== 'api' || parts[1] !== 'v1') return fail(404, 'Not found');
+    if (parts[2] === 'topics' && parts.length === 4) {
+      const topicId = parts[3] ?? '';
+      if (!ENTITY.test(topicId)) return fail(400, 'Invalid parameter: topic.id');
+      const memo = this.node.topicMemo(topicId);
+      if (memo === undefined) return fail(404, 'Not found');
+      const submitKey = this.node.topicSubmitKey(topicId);
+      const created = this.node.transactionRecords().find((t) => t.name === 'CONSENSUSCREATETOPIC' && t.entityId === topicId);
+      return send(200, {
+        admin_key: null,
+        auto_renew_account: null,
+        auto_renew_period: 7776000,
+        created_timestamp: created?.consensusTimestamp ?? null,
+        deleted: false,
+        memo,
+        submit_key: submitKey ? { _type: submitKey.length === 32 ? 'ED25519' : 'ECDSA_SECP256K1', key: Buffer.from(submitKey).toString('hex') } : null,
+        timestamp: { from: created?.consensusTimestamp ?? null, to: null },
+        topic_id: topicId,
+      });
+    }
     if (parts[2] === 'topics' && parts[4] === 'messages' && parts.length <= 6) {
       const topicId = parts[3] ?? '';
       if (!ENTITY.test(topicId)) return fail(400, 'Invalid parameter: topic.id');
