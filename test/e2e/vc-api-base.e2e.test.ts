@@ -47,3 +47,23 @@ test('the OpenAPI document shows the VC-API where it is served', async () => {
   }
   expect(paths.filter((p) => p.startsWith('/vc-api'))).toEqual([]);
 });
+
+test('an OAuth2 access token (POST /oauth/token) works on the VC-API like the key; a bad one is a 401 problem', async () => {
+  const key = await server.apiKey(`bearer-${randomUUID().slice(0, 8)}`, ['issuer']);
+  const hex = /^cgk_([0-9a-f]{32})_/.exec(key)![1]!;
+  const clientId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const tokenRes = await request(server.baseUrl, 'POST', '/oauth/token', { body: { grant_type: 'client_credentials', client_id: clientId, client_secret: key } });
+  expect(tokenRes.status).toBe(200);
+  const authorization = `Bearer ${tokenRes.json.access_token as string}`;
+  const issued = await request(server.baseUrl, 'POST', `${BASE}/credentials/issue`, { headers: { authorization }, body: { credential: credential() } });
+  expect(issued.status).toBe(201);
+  expect(issued.json.verifiableCredential.proof.cryptosuite).toBe('eddsa-rdfc-2022');
+  // The token carries the key's scopes: verifying needs `verifier`.
+  const verify = await request(server.baseUrl, 'POST', `${BASE}/credentials/verify`, { headers: { authorization }, body: { verifiableCredential: issued.json.verifiableCredential } });
+  expect(verify.status).toBe(403);
+  expectProblem(verify);
+  const bad = await request(server.baseUrl, 'POST', `${BASE}/credentials/issue`, { headers: { authorization: `${authorization}x` }, body: { credential: credential() } });
+  expect(bad.status).toBe(401);
+  expectProblem(bad);
+  expect(bad.headers.get('www-authenticate')).toMatch(/Bearer/);
+});
