@@ -66,6 +66,8 @@ describe('pinned JSON-LD contexts', () => {
         'https://w3id.org/security/multikey/v1',
         'https://www.w3.org/ns/credentials/status/v1',
         'https://www.w3.org/2018/credentials/examples/v1',
+        'https://www.w3.org/ns/odrl.jsonld',
+        'https://www.w3.org/ns/credentials/undefined-terms/v2',
       ].sort(),
     );
     expect(CREDGATE_V1_CONTEXT_URL).toBe('https://credgate.dev/contexts/credgate/v1');

@@ -24,6 +24,8 @@ export const BITSTRING_STATUS_LIST_V1_URL = 'https://www.w3.org/ns/credentials/s
 export const CREDENTIALS_UNDEFINED_TERMS_V2_URL = 'https://www.w3.org/ns/credentials/undefined-terms/v2';
 /** The VCDM 1.1 examples vocabulary: credentials made with other stacks' samples and tutorials use it. */
 export const CREDENTIALS_EXAMPLES_V1_URL = 'https://www.w3.org/2018/credentials/examples/v1';
+/** ODRL, which the examples context imports by URL. */
+export const ODRL_URL = 'https://www.w3.org/ns/odrl.jsonld';
 
 interface PublishedContext {
   readonly url: string;
@@ -46,6 +48,7 @@ export const PUBLISHED_CONTEXT_SOURCES: readonly PublishedContext[] = [
     file: 'contexts/vc-bitstring-status-list-v1.jsonld',
   },
   { url: CREDENTIALS_EXAMPLES_V1_URL, packageName: '@digitalbazaar/credentials-examples-context', file: 'contexts/credentials-examples-v1.jsonld' },
+  { url: ODRL_URL, packageName: '@digitalbazaar/odrl-context', file: 'contexts/odrl.jsonld' },
 ];
 
 /**

@@ -17,6 +17,7 @@ const REQUIRED = [
   'https://www.w3.org/ns/did/v1',
   'https://www.w3.org/ns/credentials/status/v1',
   'https://www.w3.org/2018/credentials/examples/v1',
+  'https://www.w3.org/ns/odrl.jsonld',
 ];
 
 /**
