@@ -32,11 +32,10 @@ function checkContext(doc: JsonObject, version: VcVersion | undefined): VcProble
     return [malformed(`@context must start with ${CREDENTIALS_V1_CONTEXT} (VCDM 1.1) or ${CREDENTIALS_V2_CONTEXT} (VCDM 2.0)`)];
   }
   const entries = asList(context);
-  const bad = entries.findIndex((c) => !(typeof c === 'string' || (version === '2.0' && isJsonObject(c))));
-  if (bad >= 0) {
-    const allowed = version === '2.0' ? 'a URL or a context object' : 'a URL';
-    return [malformed(`@context entries must each be ${allowed}`, `@context[${bad}]`)];
-  }
+  // Both versions allow inline context objects after the base URL (VCDM 1.1 §4.1, VCDM 2.0 §4.3);
+  // the base contexts are @protected, so an inline object cannot redefine their terms.
+  const bad = entries.findIndex((c, i) => !(typeof c === 'string' || (i > 0 && isJsonObject(c))));
+  if (bad >= 0) return [malformed('@context entries must each be a URL or a context object', `@context[${bad}]`)];
   const other = version === '1.1' ? CREDENTIALS_V2_CONTEXT : CREDENTIALS_V1_CONTEXT;
   if (entries.includes(other)) return [malformed(`@context must not mix the VCDM 1.1 and 2.0 base contexts`)];
   return [];

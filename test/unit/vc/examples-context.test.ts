@@ -32,3 +32,18 @@ test('a VCDM 1.1 credential under the examples context (which imports ODRL) sign
   expect(bad.verified).toBe(false);
   expect(bad.errors.map((e) => e.type)).toContain('PROOF_VERIFICATION_ERROR');
 });
+
+test('an inline context object signs and verifies; remapping its term to another IRI breaks the proof', async () => {
+  const credential: JsonObject = {
+    ...alumni(),
+    '@context': ['https://www.w3.org/2018/credentials/v1', { AlumniCredential: 'https://schema.org/AlumniCredential', alumniOf: 'https://schema.org/alumniOf' }],
+  };
+  const signed = await addProof(credential, signer, { suite: 'eddsa-rdfc-2022', proofPurpose: 'assertionMethod' });
+  const options = { resolver, expectedProofPurpose: 'assertionMethod' as const, expectedController: issuer.did };
+  expect(await verifyProof(signed, options)).toMatchObject({ verified: true, errors: [] });
+
+  const contexts = signed['@context'] as unknown[];
+  const remapped = { ...signed, '@context': [contexts[0], { AlumniCredential: 'https://schema.org/AlumniCredential', alumniOf: 'https://attacker.example/alumniOf' }, ...contexts.slice(2)] };
+  const bad = await verifyProof(remapped, options);
+  expect(bad.verified).toBe(false);
+});

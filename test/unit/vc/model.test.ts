@@ -90,6 +90,8 @@ describe('version-specific rules', () => {
     ['2.0 validUntil before validFrom', '2.0', { validFrom: '2024-01-02T00:00:00Z', validUntil: '2024-01-01T00:00:00Z' }, /^validUntil must not be before validFrom/],
     ['2.0 credentialStatus id is optional', '2.0', { credentialStatus: { type: 'BitstringStatusListEntry' } }, undefined],
     ['2.0 context objects are allowed', '2.0', { '@context': [V2, { ex: 'https://example.com/#' }] }, undefined],
+    ['1.1 context objects are allowed', '1.1', { '@context': [V1, { ex: 'https://example.com/#' }] }, undefined],
+    ['a context entry that is a number', '2.0', { '@context': [V2, 7] }, /^@context entries must each be a URL or a context object/],
   ])('%s', (label, version, changes, title) => {
     const vc = { ...base(version), ...changes };
     for (const [k, v] of Object.entries(changes)) if (v === undefined) delete vc[k];
