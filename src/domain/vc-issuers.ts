@@ -12,15 +12,8 @@ export interface VcIssuerRecord {
   readonly createdAt: Date;
 }
 
-export interface NewVcIssuer {
-  readonly id: string;
-  readonly tenantId: string;
-  readonly did: string;
-  readonly keyType: SigningKeyType;
-  readonly cryptosuite: IssuingSuite;
-  readonly managedKeyId: string;
-  readonly isDefault: boolean;
-}
+/** What a caller supplies to store an instance: the record less what the store stamps. */
+export type NewVcIssuer = Omit<VcIssuerRecord, 'createdAt'>;
 
 export interface VcIssuerRepository {
   /** Stores an instance. A second default of one tenant is not stored: the existing default is returned. */
