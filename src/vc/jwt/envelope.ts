@@ -6,10 +6,10 @@ import { COMPACT_JWS } from './compact';
 export const VC_JWT_MEDIA_TYPE = 'application/vc+jwt';
 export const VP_JWT_MEDIA_TYPE = 'application/vp+jwt';
 
-const ENVELOPED = { credential: 'EnvelopedVerifiableCredential', presentation: 'EnvelopedVerifiablePresentation' } as const;
-type Kind = keyof typeof ENVELOPED;
+export const ENVELOPED = { credential: 'EnvelopedVerifiableCredential', presentation: 'EnvelopedVerifiablePresentation' } as const;
+export type EnvelopeKind = keyof typeof ENVELOPED;
 
-function envelope(kind: Kind, mediaType: string, jwt: string): JsonObject {
+function envelope(kind: EnvelopeKind, mediaType: string, jwt: string): JsonObject {
   return { '@context': CREDENTIALS_V2_CONTEXT, id: `data:${mediaType},${jwt}`, type: ENVELOPED[kind] };
 }
 
@@ -26,7 +26,7 @@ function typesInclude(value: unknown, type: string): boolean {
   return value === type || (Array.isArray(value) && value.includes(type));
 }
 
-export function isEnvelope(input: unknown, kind: Kind): input is JsonObject {
+export function isEnvelope(input: unknown, kind: EnvelopeKind): input is JsonObject {
   return isJsonObject(input) && typesInclude(input.type, ENVELOPED[kind]);
 }
 
@@ -44,7 +44,7 @@ export function isJwtPresentation(input: unknown): boolean {
  * accepted (type/subtype compared case-insensitively, no parameters, no base64 flag): anything else
  * is a different securing mechanism, and reading it as a JWT would verify something the issuer did not mean.
  */
-export function openEnvelope(input: JsonObject, kind: Kind): { jwt: string } | { error: string } {
+export function openEnvelope(input: JsonObject, kind: EnvelopeKind): { jwt: string } | { error: string } {
   const mediaType = kind === 'credential' ? VC_JWT_MEDIA_TYPE : VP_JWT_MEDIA_TYPE;
   const id = input.id;
   if (typeof id !== 'string' || !id.startsWith('data:')) return { error: `${ENVELOPED[kind]} id must be a data: URL` };

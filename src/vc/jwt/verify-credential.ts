@@ -2,10 +2,9 @@ import type { ProtectedHeaderParameters } from 'jose';
 import type { JsonObject, ProofVerification, ProofVerifyOptions, VcProblem } from '../ports';
 import { credentialVersion, isJsonObject, issuerIdOf } from '../model';
 import { claimsToCredential } from './claims-v1';
-import { decodeUnverified } from './compact';
-import { isEnvelope, openEnvelope } from './envelope';
 import { VC_JWT_TYP } from './issue';
 import { bindAndVerify } from './key-binding';
+import { failed, malformed, openJwt } from './open-jwt';
 import { checkTimeClaims } from './time-claims';
 
 export const VC_JWT_SUITE = 'vc+jwt';
@@ -13,18 +12,6 @@ export const VC_JWT_SUITE = 'vc+jwt';
 export const VC_JWT_1_1_SUITE = 'JwtProof2020';
 
 export type JwtCredentialVerification = ProofVerification & { credential?: JsonObject };
-
-const malformed = (title: string, detail?: string): VcProblem =>
-  detail === undefined ? { type: 'MALFORMED_VALUE_ERROR', title } : { type: 'MALFORMED_VALUE_ERROR', title, detail };
-
-const failed = (errors: VcProblem[], suite?: string): JwtCredentialVerification => (suite ? { verified: false, suite, errors } : { verified: false, errors });
-
-/** typ is a media type without its `application/` prefix (RFC 7515 §4.1.9); compared case-insensitively. */
-function typOf(header: ProtectedHeaderParameters): string | undefined {
-  if (typeof header.typ !== 'string') return undefined;
-  const typ = header.typ.toLowerCase();
-  return typ.startsWith('application/') ? typ.slice('application/'.length) : typ;
-}
 
 interface Form {
   readonly suite: string;
@@ -61,21 +48,10 @@ function readVcJwtForm(payload: JsonObject): Form | VcProblem[] {
  * checks (checkValidityPeriod etc.) — a 2.0 credential's validUntil is not a JWT claim.
  */
 export async function verifyJwtCredential(input: string | JsonObject, options: ProofVerifyOptions): Promise<JwtCredentialVerification> {
-  let jwt: string;
-  let enveloped = false;
-  if (typeof input === 'string') jwt = input;
-  else if (isEnvelope(input, 'credential')) {
-    const opened = openEnvelope(input, 'credential');
-    if ('error' in opened) return failed([malformed(opened.error)]);
-    jwt = opened.jwt;
-    enveloped = true;
-  } else return failed([malformed('expected a compact JWT or an EnvelopedVerifiableCredential')]);
+  const opened = openJwt(input, 'credential');
+  if (Array.isArray(opened)) return failed(opened);
+  const { jwt, enveloped, header, payload, typ } = opened;
 
-  const decoded = decodeUnverified(jwt);
-  if (!decoded) return failed([{ type: 'PARSING_ERROR', title: 'not a compact JWS with a JSON header and payload' }]);
-  const { header, payload } = decoded;
-
-  const typ = typOf(header);
   let form: Form | VcProblem[];
   if (typ === VC_JWT_TYP) form = readJoseForm(header, payload);
   else if ((typ === 'jwt' || typ === undefined) && !enveloped) form = readVcJwtForm(payload);

@@ -1,22 +1,12 @@
 import type { ProtectedHeaderParameters } from 'jose';
 import type { JsonObject, ProofVerification, ProofVerifyOptions, VcProblem } from '../ports';
 import { credentialVersion, isJsonObject, issuerIdOf } from '../model';
-import { decodeUnverified } from './compact';
-import { isEnvelope, openEnvelope } from './envelope';
 import { VP_JWT_TYP } from './issue';
 import { bindAndVerify } from './key-binding';
+import { failed, malformed, openJwt } from './open-jwt';
 import { checkTimeClaims } from './time-claims';
 
 export type JwtPresentationVerification = ProofVerification & { presentation?: JsonObject };
-
-const malformed = (title: string): VcProblem => ({ type: 'MALFORMED_VALUE_ERROR', title });
-const failed = (errors: VcProblem[], suite?: string): JwtPresentationVerification => (suite ? { verified: false, suite, errors } : { verified: false, errors });
-
-function typOf(header: ProtectedHeaderParameters): string | undefined {
-  if (typeof header.typ !== 'string') return undefined;
-  const typ = header.typ.toLowerCase();
-  return typ.startsWith('application/') ? typ.slice('application/'.length) : typ;
-}
 
 interface Form {
   readonly suite: string;
@@ -76,20 +66,9 @@ function checkBinding(payload: JsonObject, options: ProofVerifyOptions): VcProbl
  * each is the caller's to verify (isJwtCredential tells which verifier takes it).
  */
 export async function verifyJwtPresentation(input: string | JsonObject, options: ProofVerifyOptions): Promise<JwtPresentationVerification> {
-  let jwt: string;
-  let enveloped = false;
-  if (typeof input === 'string') jwt = input;
-  else if (isEnvelope(input, 'presentation')) {
-    const opened = openEnvelope(input, 'presentation');
-    if ('error' in opened) return failed([malformed(opened.error)]);
-    jwt = opened.jwt;
-    enveloped = true;
-  } else return failed([malformed('expected a compact JWT or an EnvelopedVerifiablePresentation')]);
-
-  const decoded = decodeUnverified(jwt);
-  if (!decoded) return failed([{ type: 'PARSING_ERROR', title: 'not a compact JWS with a JSON header and payload' }]);
-  const { header, payload } = decoded;
-  const typ = typOf(header);
+  const opened = openJwt(input, 'presentation');
+  if (Array.isArray(opened)) return failed(opened);
+  const { jwt, enveloped, header, payload, typ } = opened;
   let form: Form | VcProblem[];
   if (typ === VP_JWT_TYP) form = readJoseForm(header, payload);
   else if ((typ === 'jwt' || typ === undefined) && !enveloped) form = readVpJwtForm(payload);
