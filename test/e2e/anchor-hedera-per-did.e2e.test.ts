@@ -7,57 +7,26 @@
  * creation answers 503 with nothing stored; down mid-run, heads wait and anchor once afterwards.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type * as HederaSdk from '@hashgraph/sdk' with { 'resolution-mode': 'import' };
 import { decodeEnvelope } from '../../src/anchor/hedera/envelope';
-import { type HederaSettings, SecretKey } from '../../src/anchor/hedera/config';
-import { FakeHederaNode } from '../support/hedera/fake-node';
-import { MirrorStub } from '../support/hedera/mirror-stub';
+import type { HederaSettings } from '../../src/anchor/hedera/config';
+import { useHederaServer } from '../support/hedera/hedera-server';
 import { type FbParty, fbParty, fbTransports } from '../support/family-b-fixtures';
 import { anchorStatus, expectFailedAttempts, until } from '../support/anchor-status';
-import { useTestServer } from '../support/harness';
 import { request } from '../support/http';
 import { unwrap } from '../support/family-a-fixtures';
 
 type Json = Record<string, any>;
-const OPERATOR = '0.0.1001';
-let node: FakeHederaNode;
-let mirror: MirrorStub;
-let settings: HederaSettings;
-let operatorPublicKey: Uint8Array;
-
-beforeAll(async () => {
-  const sdk: typeof HederaSdk = await import('@hashgraph/sdk');
-  const operatorKey = sdk.PrivateKey.generateED25519();
-  operatorPublicKey = operatorKey.publicKey.toBytesRaw();
-  node = await FakeHederaNode.start({ accounts: { [OPERATOR]: operatorPublicKey } });
-  mirror = await MirrorStub.start(node);
-  // No shared topic: every log of a DID made here has its own entities.
-  settings = {
-    network: node.network,
-    mirrorUrl: mirror.url,
-    operatorId: OPERATOR,
-    operatorKey: new SecretKey(operatorKey.toStringDer()),
-    topicId: undefined,
-    perDid: true,
-    entityTimeoutMs: 3000,
-    maxAttempts: 2,
-    requestTimeoutMs: 2000,
-    grpcDeadlineMs: 1000,
-    mirrorPollMs: 20,
-    mirrorWaitMs: 2000,
-  } as HederaSettings;
-});
-afterAll(async () => {
-  await mirror?.stop();
-  await node?.stop();
-});
-
-const server = useTestServer(() => ({
-  env: {
-    anchor: { mode: 'hedera', relay: { pollMs: 100, baseDelayMs: 200, maxDelayMs: 1000, leaseMs: 30_000 } },
-    hedera: settings,
-  },
-}));
+// No shared topic: every log of a DID made here has its own entities.
+const { hedera, server } = useHederaServer((base) => ({
+  ...base,
+  perDid: true,
+  entityTimeoutMs: 3000,
+  maxAttempts: 2,
+  requestTimeoutMs: 2000,
+  grpcDeadlineMs: 1000,
+  mirrorPollMs: 20,
+  mirrorWaitMs: 2000,
+}) as HederaSettings);
 
 const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('base64');
 const counts = async (): Promise<{ dids: number; logs: number }> => ({
@@ -70,36 +39,36 @@ describe('per-DID Hedera entities', () => {
     const { slice } = fbTransports(server, name);
     const key = await server.apiKey(`hd-${name.toLowerCase()}-${randomBytes(3).toString('hex')}`, ['issuer']);
     const pair = unwrap(await slice.generateKeypair(key));
-    const before = new Set([...node.topicIds(), ...node.fileIds()]);
+    const before = new Set([...hedera.node.topicIds(), ...hedera.node.fileIds()]);
     const { document, created } = unwrap(await slice.createDid(key, { method: 'credgate', publicKey: pair.publicKey }));
     expect(created).toBe(true);
     const { topicId, templateTopicId, ledgerFileId } = document as { topicId: string; templateTopicId: string; ledgerFileId: string };
     // The ids are the ones the fake node minted (not the service's own numbering), and are new.
-    expect(node.topicIds()).toEqual(expect.arrayContaining([topicId, templateTopicId]));
-    expect(node.fileIds()).toContain(ledgerFileId);
+    expect(hedera.node.topicIds()).toEqual(expect.arrayContaining([topicId, templateTopicId]));
+    expect(hedera.node.fileIds()).toContain(ledgerFileId);
     for (const id of [topicId, templateTopicId, ledgerFileId]) expect(before.has(id)).toBe(false);
     const did = document.id.slice(0, document.id.lastIndexOf(':'));
     expect(did).toMatch(/^did:credgate:[a-z0-9-]+:[1-9A-HJ-NP-Za-km-z]+$/);
-    expect(node.topicMemo(topicId)).toBe(`credgate ${did} credentials`);
-    expect(node.topicMemo(templateTopicId)).toBe(`credgate ${did} templates`);
-    expect(node.fileMemo(ledgerFileId)).toBe(`credgate ${did} did-document`);
+    expect(hedera.node.topicMemo(topicId)).toBe(`credgate ${did} credentials`);
+    expect(hedera.node.topicMemo(templateTopicId)).toBe(`credgate ${did} templates`);
+    expect(hedera.node.fileMemo(ledgerFileId)).toBe(`credgate ${did} did-document`);
     // Only the operator can write to the topics; the mirror shows memo and submit key (how operators find orphans).
-    expect(Buffer.from(node.topicSubmitKey(topicId)!)).toEqual(Buffer.from(operatorPublicKey));
-    const info = await request(mirror.url, 'GET', `/api/v1/topics/${topicId}`);
-    expect(info.json).toMatchObject({ topic_id: topicId, memo: `credgate ${did} credentials`, admin_key: null, submit_key: { _type: 'ED25519', key: Buffer.from(operatorPublicKey).toString('hex') } });
+    expect(Buffer.from(hedera.node.topicSubmitKey(topicId)!)).toEqual(Buffer.from(hedera.operatorPublicKey));
+    const info = await request(hedera.mirror.url, 'GET', `/api/v1/topics/${topicId}`);
+    expect(info.json).toMatchObject({ topic_id: topicId, memo: `credgate ${did} credentials`, admin_key: null, submit_key: { _type: 'ED25519', key: Buffer.from(hedera.operatorPublicKey).toString('hex') } });
     // The document read back from the File Service equals the one the service serves.
     const served = unwrap(await slice.getDid(key, document.id));
-    expect(JSON.parse(node.fileContents(ledgerFileId)!.toString('utf8'))).toEqual(served);
+    expect(JSON.parse(hedera.node.fileContents(ledgerFileId)!.toString('utf8'))).toEqual(served);
     // They are the DID's log ids, too.
     const logs = await server.app.db.prisma.ledgerLog.findMany({ where: { seq: { in: [topicId, templateTopicId, ledgerFileId].map((id) => BigInt(id.split('.')[2]!)) } } });
     expect(logs.map((l) => l.kind).sort()).toEqual(['credentials', 'did-file', 'templates']);
     // Registering the same key again costs no new entities.
-    const entities = node.topicIds().length + node.fileIds().length;
+    const entities = hedera.node.topicIds().length + hedera.node.fileIds().length;
     expect(unwrap(await slice.createDid(key, { method: 'credgate', publicKey: pair.publicKey })).created).toBe(false);
-    expect(node.topicIds().length + node.fileIds().length).toBe(entities);
+    expect(hedera.node.topicIds().length + hedera.node.fileIds().length).toBe(entities);
     // The file log's first head is anchored by the write of that document (the relay, not the request).
     const fileStatus = await until('the file anchor', () => anchorStatus(server, key, ledgerFileId, 1, name as 'REST' | 'GraphQL'), (s) => s['status'] === 'anchored');
-    expect(fileStatus).toMatchObject({ receipt: { adapter: 'hedera', target: ledgerFileId, fileHash: sha256(node.fileContents(ledgerFileId)!) }, check: { status: 'valid' } });
+    expect(fileStatus).toMatchObject({ receipt: { adapter: 'hedera', target: ledgerFileId, fileHash: sha256(hedera.node.fileContents(ledgerFileId)!) }, check: { status: 'valid' } });
   });
 
   describe('issuing', () => {
@@ -120,15 +89,15 @@ describe('per-DID Hedera entities', () => {
       expect(logId).toBe(issuerDoc['topicId']);
       const status = await until('the anchor', () => anchorStatus(server, party.keys.verifier, logId, treeSize, name as 'REST' | 'GraphQL'), (s) => s['status'] === 'anchored');
       expect(status).toMatchObject({ status: 'anchored', receipt: { target: issuerDoc['topicId'], logId, treeSize }, check: { status: 'valid' } });
-      const message = node.topicMessages(issuerDoc['topicId']).find((m) => String(m.sequenceNumber) === status['receipt'].sequenceNumber)!;
+      const message = hedera.node.topicMessages(issuerDoc['topicId']).find((m) => String(m.sequenceNumber) === status['receipt'].sequenceNumber)!;
       expect(decodeEnvelope(message.message)).toMatchObject({ logId, treeSize });
       // The template created by the party is a leaf of the template log, anchored in the template topic.
       const templateTopic = issuerDoc['templateTopicId'];
       const tStatus = await until('the template anchor', () => anchorStatus(server, party.keys.verifier, templateTopic, 1, name as 'REST' | 'GraphQL'), (s) => s['status'] === 'anchored');
       expect(tStatus).toMatchObject({ receipt: { target: templateTopic }, check: { status: 'valid' } });
-      expect(node.topicMessages(templateTopic).map((m) => decodeEnvelope(m.message)?.logId)).toContain(templateTopic);
+      expect(hedera.node.topicMessages(templateTopic).map((m) => decodeEnvelope(m.message)?.logId)).toContain(templateTopic);
       // Nothing of this DID went anywhere but its own topics.
-      for (const m of node.allMessages()) {
+      for (const m of hedera.node.allMessages()) {
         const cp = decodeEnvelope(m.message);
         if (cp) expect(m.topicId).toBe(cp.logId);
       }
@@ -136,7 +105,7 @@ describe('per-DID Hedera entities', () => {
 
     test('the node stops mid-run: heads stay pending; it returns: each is published once, in the DID topic', async () => {
       const key = party.keys.verifier;
-      await node.stop();
+      await hedera.node.stop();
       const heads: { logId: string; treeSize: number }[] = [];
       try {
         for (const c of [await party.issue(), await party.issue()]) {
@@ -145,7 +114,7 @@ describe('per-DID Hedera entities', () => {
         }
         await expectFailedAttempts(server, key, heads);
       } finally {
-        await node.start();
+        await hedera.node.start();
       }
       for (const h of heads) {
         const s = await until('the anchor after the outage', () => anchorStatus(server, key, h.logId, h.treeSize), (x) => x['status'] === 'anchored');
@@ -153,7 +122,7 @@ describe('per-DID Hedera entities', () => {
       }
       const topic = issuerDoc['topicId'];
       const rows = await until('every row of the topic log anchored', () => server.app.db.prisma.anchorOutbox.findMany({ where: { logId: topic } }), (all) => all.every((r) => r.status === 'anchored'));
-      const published = node.topicMessages(topic).map((m) => `${decodeEnvelope(m.message)?.logId}@${decodeEnvelope(m.message)?.treeSize}`);
+      const published = hedera.node.topicMessages(topic).map((m) => `${decodeEnvelope(m.message)?.logId}@${decodeEnvelope(m.message)?.treeSize}`);
       expect(published).toHaveLength(rows.length);
       expect(new Set(published).size).toBe(rows.length);
     });
@@ -164,7 +133,7 @@ describe('per-DID Hedera entities', () => {
     const { slice } = fbTransports(server, name);
     const pair = unwrap(await slice.generateKeypair(key));
     const before = await counts();
-    await node.stop();
+    await hedera.node.stop();
     try {
       if (name === 'REST') {
         const res = await request(server.baseUrl, 'POST', '/dids', { headers: { 'x-api-key': key }, body: { method: 'credgate', publicKey: pair.publicKey } });
@@ -180,7 +149,7 @@ describe('per-DID Hedera entities', () => {
       }
       expect(await counts()).toEqual(before);
     } finally {
-      await node.start();
+      await hedera.node.start();
     }
     // Once the ledger is back the same request succeeds (a client retrying after Retry-After; the SDK
     // may hold the restarted node unhealthy for a moment).
@@ -194,14 +163,14 @@ describe('per-DID Hedera entities', () => {
     expect(get.status).toBe(200);
     const issuerDid = get.json.data as string;
     const fid = /fid=(0\.0\.\d+)/.exec(issuerDid)![1]!;
-    expect(node.fileIds()).toContain(fid);
-    const first = JSON.parse(node.fileContents(fid)!.toString('utf8'));
+    expect(hedera.node.fileIds()).toContain(fid);
+    const first = JSON.parse(hedera.node.fileContents(fid)!.toString('utf8'));
     expect(first.deactivated).toBeUndefined();
     const del = await request(server.baseUrl, 'DELETE', `/api/issuer/did/${encodeURIComponent(issuerDid)}`, { headers: { 'x-api-key': key } });
     expect(del.status).toBe(200);
     const status = await until('the file update', () => anchorStatus(server, key, fid, 2), (s) => s['status'] === 'anchored');
-    const now = JSON.parse(node.fileContents(fid)!.toString('utf8'));
+    const now = JSON.parse(hedera.node.fileContents(fid)!.toString('utf8'));
     expect(now).toMatchObject({ id: first.id, deactivated: true, __v: first.__v + 1 });
-    expect(status).toMatchObject({ receipt: { target: fid, fileHash: sha256(node.fileContents(fid)!) }, check: { status: 'valid' } });
+    expect(status).toMatchObject({ receipt: { target: fid, fileHash: sha256(hedera.node.fileContents(fid)!) }, check: { status: 'valid' } });
   });
 });
