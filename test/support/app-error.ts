@@ -14,3 +14,13 @@ export function expectAppError(fn: () => unknown, code: string, messagePart?: st
   if (messagePart !== undefined) expect(err.message).toMatch(messagePart);
   return err;
 }
+
+/** Awaits `p` and expects it to reject with an AppError, which it returns for the caller's checks. */
+export async function rejection(p: Promise<unknown>): Promise<AppError> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(AppError);
+  return e as AppError;
+}

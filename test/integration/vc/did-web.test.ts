@@ -1,6 +1,7 @@
 import { AppError } from '../../../src/errors';
 import { createDidResolver, didWebUrl, type DidResolverOptions } from '../../../src/vc/resolver';
 import { type FixtureServer, makeSelfSignedCert, type SelfSignedCert, startFixtureServer } from '../../support/fixture-https';
+import { rejection } from '../../support/app-error';
 
 let tls: SelfSignedCert;
 let server: FixtureServer;
@@ -32,15 +33,6 @@ function serve(path: string, did: string): void {
 /** A resolver that trusts the test CA and may reach 127.0.0.1, as CREDGATE_FETCH_ALLOW_PRIVATE/CA_FILE allow. */
 function resolver(extra: Partial<DidResolverOptions> = {}) {
   return createDidResolver({ ...extra, fetch: { ca: tls.cert, allowPrivate: true, timeoutMs: 2000, maxBytes: 64 * 1024, ...extra.fetch } });
-}
-
-async function rejection(p: Promise<unknown>): Promise<AppError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(AppError);
-  return e as AppError;
 }
 
 describe('did:web → URL (did:web spec §3.2)', () => {

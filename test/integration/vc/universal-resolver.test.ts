@@ -1,6 +1,6 @@
-import { AppError } from '../../../src/errors';
 import { createDidResolver } from '../../../src/vc/resolver';
 import { type FixtureServer, startFixtureServer } from '../../support/fixture-https';
+import { rejection } from '../../support/app-error';
 
 let uni: FixtureServer;
 beforeAll(async () => {
@@ -20,15 +20,6 @@ const RESULT_TYPE = 'application/ld+json;profile="https://w3id.org/did-resolutio
 
 function result(didDocument: unknown, didDocumentMetadata: Record<string, unknown> = {}): string {
   return JSON.stringify({ '@context': 'https://w3id.org/did-resolution/v1', didDocument, didResolutionMetadata: { contentType: 'application/did+ld+json' }, didDocumentMetadata });
-}
-
-async function rejection(p: Promise<unknown>): Promise<AppError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(AppError);
-  return e as AppError;
 }
 
 test("methods without a local resolver go to the Universal Resolver; its resolution result's didDocument is the answer", async () => {

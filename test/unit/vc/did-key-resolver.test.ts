@@ -6,6 +6,7 @@ import { AppError } from '../../../src/errors';
 import { createDidResolver, serviceDidLookup } from '../../../src/vc/resolver';
 import { didKeyIdentity, generateSigningKeyPair } from '../../../src/vc/signers/key-signer';
 import { readSharedJson } from '../../support/shared';
+import { rejection } from '../../support/app-error';
 
 interface Jwk { kty: string; crv: string; x: string; y?: string }
 interface Vector {
@@ -25,15 +26,6 @@ function vectorKey(v: Vector): Uint8Array {
 }
 
 const resolver = createDidResolver({ didWeb: false });
-
-async function rejection(p: Promise<unknown>): Promise<AppError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(AppError);
-  return e as AppError;
-}
 
 /** The raw key a Multikey's publicKeyMultibase carries (multicodec prefix removed). */
 function multikeyBytes(publicKeyMultibase: string): Uint8Array {
