@@ -30,6 +30,17 @@ export class WitnessedLedger implements Ledger {
   async checkpoint(logId: string, minSize?: number): Promise<LedgerCheckpoint> {
     const head = await this.inner.checkpoint(logId, minSize);
     if (this.keys.length === 0) return head;
+    const witnessed = await this.withCosignatures(head);
+    if (witnessed.witnessCosignatures >= this.quorum) return witnessed;
+    // The head may be this instance's cached one while another instance has since stored a larger
+    // head and sent it to the witnesses first: they never cosign a size below their latest, so the
+    // older head stays unwitnessed forever. A newer stored head extends it; serve that instead.
+    const newer = await this.inner.checkpoint(logId, head.treeSize + 1).catch(() => head);
+    return newer.treeSize > head.treeSize ? this.withCosignatures(newer) : witnessed;
+  }
+
+  private async withCosignatures(head: LedgerCheckpoint): Promise<LedgerCheckpoint> {
+    const { logId } = head;
     const [lines, progress] = await Promise.all([this.store.lines(logId, head.treeSize), this.store.allProgress(logId)]);
     const body = noteBody(head.note) ?? '';
     const witnesses: WitnessCosignature[] = [];
