@@ -2,6 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT, UnsecuredJWT, base64url } from 'jose';
 import { CredgateGraphQLError, createCredgateClient } from '../../src/sdk';
 import { tokenKeysFor } from '../../src/services/oauth/token-keys';
+import { resolveMasterKey } from '../../src/kms/master-key';
+import { createLogger } from '../../src/logging/logger';
 import { useTestServer } from '../support/harness';
 import { type HttpResponse, request } from '../support/http';
 
@@ -10,6 +12,8 @@ import { type HttpResponse, request } from '../support/http';
  * access token accepted as `Authorization: Bearer` wherever X-API-Key is, REST and GraphQL.
  */
 const server = useTestServer();
+/** The key the service runs under: the configured one, or the embedded database's key file (PGlite). */
+const serviceMasterKey = (): Buffer => server.config.masterKey ?? resolveMasterKey(server.config, createLogger('silent'));
 
 const idOf = (key: string): string => {
   const h = /^cgk_([0-9a-f]{32})_/.exec(key)![1]!;
@@ -123,7 +127,7 @@ describe('discovery', () => {
   test('GET /oauth/jwks publishes the Ed25519 key derived from the master key; the RFC 8414 metadata names the endpoints', async () => {
     const jwks = await request(server.baseUrl, 'GET', '/oauth/jwks');
     expect(jwks.status).toBe(200);
-    const expected = tokenKeysFor(server.config.masterKey!).signing.publicJwk;
+    const expected = tokenKeysFor(serviceMasterKey()).signing.publicJwk;
     expect(jwks.json).toEqual({ keys: [expected] });
     const meta = await request(server.baseUrl, 'GET', '/.well-known/oauth-authorization-server');
     expect(meta.json).toMatchObject({
@@ -208,7 +212,7 @@ describe('token attacks: each is 401 invalid_token', () => {
   let good: string;
   let claims: Record<string, unknown>;
   const ISS = 'http://credgate.test';
-  const signing = () => tokenKeysFor(server.config.masterKey!).signing;
+  const signing = () => tokenKeysFor(serviceMasterKey()).signing;
   const forge = (payload: Record<string, unknown>, header: Record<string, unknown> = {}) =>
     new SignJWT(payload).setProtectedHeader({ alg: 'EdDSA', typ: 'at+jwt', kid: signing().kid, ...header }).sign(signing().privateKey);
   const attempt = (token: string) => request(server.baseUrl, 'GET', '/vc-templates', { headers: bearer(token) });

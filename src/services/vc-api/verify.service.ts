@@ -161,6 +161,8 @@ export class VcVerifyService {
   private async statusInto(report: Report, credential: JsonObject): Promise<void> {
     const issuer = idOf(credential['issuer']);
     const { checks, problems } = await checkCredentialStatus(credential, {
+      // The clock that dates our own lists' validFrom judges them too.
+      now: this.clock.now(),
       source: this.statusSource,
       verifyListCredential: async (list) => {
         // A list speaks for the credential's issuer only if that issuer signed it.

@@ -12,13 +12,9 @@ import { methodKey, verifyRawSignature, type KeyFamily, type MethodKey, type Met
 import { PROOF_PROBLEM as P, problem } from './problems';
 import { familyBProblems, isFamilyAProof, isSeedStatusListProof, prepareFamilyA, verifySeedStatusList } from './seed-profiles';
 import { LEGACY_SUITES, dataIntegritySuiteOf, hashAlgorithmFor, type DataIntegritySuite } from './suites';
+import { MAX_CLOCK_SKEW_MS } from '../clock-skew';
 
-/**
- * Clock skew tolerated between issuer and verifier: a proof `created` up to 5 minutes ahead of our
- * clock still verifies (and `expires` is honoured 5 minutes late). Larger skew is a wrong clock or
- * a forged date.
- */
-export const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
+export { MAX_CLOCK_SKEW_MS };
 
 /** Each proof costs two canonicalisations and a resolution; more than this is refused unread. */
 export const MAX_PROOFS = 8;

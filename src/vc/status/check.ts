@@ -1,6 +1,7 @@
 import { MAX_BITSTRING_BYTES, MIN_BITSTRING_BITS, parseStatusListIndex } from '../../domain/status-list';
 import type { JsonObject, ProofVerification, StatusCheck, StatusListSource, VcProblem } from '../ports';
 import { decodeStatusList, statusValue } from './codec';
+import { MAX_CLOCK_SKEW_MS } from '../clock-skew';
 
 /**
  * Problem types are the error names of Bitstring Status List v1.0 §3.2 (STATUS_RETRIEVAL_ERROR,
@@ -42,11 +43,11 @@ const retrieval = (title: string, detail: string): VcProblem => ({ type: 'STATUS
 const verification = (title: string, detail: string): VcProblem => ({ type: 'STATUS_VERIFICATION_ERROR', title, detail });
 const length = (title: string, detail: string): VcProblem => ({ type: 'STATUS_LIST_LENGTH_ERROR', title, detail });
 
-/** The list's validity period (VCDM 2.0 validFrom/validUntil, 1.1 issuanceDate/expirationDate) at `now`. */
+/** The list's validity period (VCDM 2.0 validFrom/validUntil, 1.1 issuanceDate/expirationDate) at `now`, allowing the issuer's clock to run ahead by MAX_CLOCK_SKEW_MS. */
 function validityProblem(list: JsonObject, url: string, now: Date): VcProblem | undefined {
   const from = list.validFrom ?? list.issuanceDate;
   const until = list.validUntil ?? list.expirationDate;
-  if (typeof from === 'string' && Date.parse(from) > now.getTime()) return verification('status list not yet valid', `${url} is valid from ${from}`);
+  if (typeof from === 'string' && Date.parse(from) > now.getTime() + MAX_CLOCK_SKEW_MS) return verification('status list not yet valid', `${url} is valid from ${from}`);
   if (typeof until === 'string' && Date.parse(until) <= now.getTime()) return verification('status list expired', `${url} expired at ${until}`);
   if ((from !== undefined && typeof from !== 'string') || (typeof from === 'string' && Number.isNaN(Date.parse(from)))) return verification('malformed status list', `${url} has a malformed validity date`);
   if ((until !== undefined && typeof until !== 'string') || (typeof until === 'string' && Number.isNaN(Date.parse(until)))) return verification('malformed status list', `${url} has a malformed validity date`);

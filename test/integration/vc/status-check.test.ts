@@ -7,6 +7,7 @@ import { createDidResolver } from '../../../src/vc/resolver';
 import { createKeySigner, didKeyIdentity, generateSigningKeyPair } from '../../../src/vc/signers/key-signer';
 import { buildStatusListCredential, checkCredentialStatus, createHttpStatusListSource, encodeStatusList, statusListEntry, withStatusBit } from '../../../src/vc/status';
 import { type FixtureServer, makeSelfSignedCert, type SelfSignedCert, startFixtureServer } from '../../support/fixture-https';
+import { MAX_CLOCK_SKEW_MS } from '../../../src/vc/clock-skew';
 
 /**
  * Status checks against lists served over real HTTPS. The list proof here is a plain Ed25519
@@ -165,6 +166,15 @@ describe('a list that cannot be trusted is a problem, never a pass', () => {
   test('an expired list', async () => {
     const url = await publish('/status/expired', { extra: { validUntil: '2024-06-01T00:00:00Z' } });
     expect((await problemsOf(credential(entry(url))))[0]).toMatchObject({ title: 'status list expired' });
+  });
+
+  test("a list dated ahead of our clock: within the tolerated skew it counts, beyond it it is 'not yet valid'", async () => {
+    const ahead = (ms: number) => new Date(Date.parse('2025-01-01T00:00:00Z') + ms).toISOString();
+    const soon = await publish('/status/soon', { extra: { validFrom: ahead(MAX_CLOCK_SKEW_MS / 2) } });
+    const out = await checkCredentialStatus(credential(entry(soon)), { source: source(), verifyListCredential: verifyList, now: new Date('2025-01-01T00:00:00Z') });
+    expect(out).toEqual({ checks: [{ purpose: 'revocation', set: false, statusListCredential: soon, index: 5 }], problems: [] });
+    const later = await publish('/status/later', { extra: { validFrom: ahead(2 * MAX_CLOCK_SKEW_MS) } });
+    expect((await problemsOf(credential(entry(later))))[0]).toMatchObject({ type: 'STATUS_VERIFICATION_ERROR', title: 'status list not yet valid' });
   });
 
   test('a gzip bomb is refused by the source before anything is cached', async () => {
