@@ -88,7 +88,7 @@ const IssuerView = Type.Object({
 });
 
 const credentialExample = {
-  '@context': ['https://www.w3.org/ns/credentials/v2', 'https://www.w3.org/ns/credentials/examples/v2'],
+  '@context': ['https://www.w3.org/ns/credentials/v2', 'https://www.w3.org/ns/credentials/undefined-terms/v2'],
   id: 'urn:uuid:58172aac-d8ba-11ed-83dd-0b3aef56cc33',
   type: ['VerifiableCredential', 'ExampleAlumniCredential'],
   issuer: DID_KEY,

@@ -94,6 +94,21 @@ describe.each([['REST'], ['GraphQL']])('VC-API through %s', (name) => {
     expect(errorTypes(after)).toContain('REVOKED');
   });
 
+  test.each([
+    ['1.1', 'https://www.w3.org/2018/credentials/v1'],
+    ['2.0', V2],
+  ])('a VCDM %s credential defining its own terms in an inline context issues and verifies; remapping a term breaks it', async (_v, base) => {
+    // VCDM 1.1's base context does not define `name`; the inline context defines every claim of its own.
+    const inline = { AlumniCredential: 'https://schema.org/AlumniCredential', name: 'https://schema.org/name', alumniOf: 'https://schema.org/alumniOf' };
+    const { verifiableCredential: vc } = ok(await t.issue(k.issuer, { credential: { ...credential(), '@context': [base, inline] } }));
+    expect(ok(await t.verify(k.verifier, { verifiableCredential: vc })).verified).toBe(true);
+    const contexts = vc['@context'] as unknown[];
+    const remapped = { ...vc, '@context': contexts.map((c) => (c === contexts[1] ? { ...inline, alumniOf: 'https://attacker.example/alumniOf' } : c)) };
+    const r = ok(await t.verify(k.verifier, { verifiableCredential: remapped }));
+    expect(r.verified).toBe(false);
+    expect(errorTypes(r)).toContain('PROOF_VERIFICATION_ERROR');
+  });
+
   test('revocation is idempotent, cannot be undone, and another tenant cannot revoke', async () => {
     const id = `urn:uuid:${randomUUID()}`;
     const { verifiableCredential: vc } = ok(await t.issue(k.issuer, { credential: credential(id) }));
