@@ -56,7 +56,8 @@ if (unknown.length > 0) {
   console.error(`bench:vc-api: unknown --suites entries: ${unknown.join(', ')} (suites: ${SUITES.map((s) => s.suite).join(', ')})`);
   process.exit(2);
 }
-const suites = wanted.length > 0 ? SUITES.filter((s) => wanted.includes(s.suite)) : SUITES;
+/** --suites also sets the order (a reversed run shows whether a suite's figure depends on when it ran). */
+const suites = wanted.length > 0 ? wanted.map((w) => SUITES.find((s) => s.suite === w)) : SUITES;
 
 /** The VCDM 2.0 credential both sides secure (the interop tests' AlumniCredential); issuer and id are set per call. */
 const CREDENTIAL = {
@@ -67,6 +68,7 @@ const CREDENTIAL = {
 };
 const freshCredential = () => ({ ...CREDENTIAL, id: `urn:uuid:${crypto.randomUUID()}` });
 
+const loadavg = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 const log = (...a) => process.stderr.write(`${a.join(' ')}\n`);
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '–');
 
@@ -121,6 +123,7 @@ function describeCredential(vc) {
 
 async function main() {
   const started = Date.now();
+  const loadavgBefore = loadavg();
   const masterKey = crypto.randomBytes(32).toString('hex');
   const db = await createDatabase();
   const port = await freePort();
@@ -135,7 +138,7 @@ async function main() {
     const sets = await setupSuites(server, apiKey);
     for (const set of sets) await preflight(server, apiKey, set);
     dbz = await forkRunner('digitalbazaar-runner.mjs', [JSON.stringify(CREDENTIAL)], 'Digital Bazaar');
-    out.meta = meta(dbz.ready.versions, env);
+    out.meta = { ...meta(dbz.ready.versions, env), loadavgBefore };
     for (const s of dbz.ready.suites) for (const op of ['issue', 'verify']) await dbz.run({ op, suite: s, concurrency: CONNECTIONS, durationMs: 500 });
 
     for (const set of sets) {
@@ -155,15 +158,17 @@ async function main() {
       row.credgate.verifyStatus = await both(set.requests.verifyStatus);
       row.credgate.verifyNoStatus = await both(set.requests.verifyNoStatus);
       if (hasLibrary) row.digitalbazaar.verify = await library('verify');
+      // The 1-minute load after the suite's runs: the machine is shared, so say what else ran.
+      row.loadavgAfter = loadavg();
       out.suites.push(row);
       const c = row.credgate;
       const d = row.digitalbazaar;
       log(
         `${set.suite}: issue ${fmt(c.issue.peak.throughput)}/s with status, ${fmt(c.issueNoStatus.peak.throughput)}/s without (DB ${fmt(d.issue?.peak.throughput)}/s); verify ${fmt(c.verifyStatus.peak.throughput)}/s with status, ${fmt(c.verifyNoStatus.peak.throughput)}/s without (DB ${fmt(d.verify?.peak.throughput)}/s); ` +
-          `failures ${[c.issue, c.issueNoStatus, c.verifyStatus, c.verifyNoStatus, d.issue, d.verify].filter(Boolean).reduce((a, x) => a + x.peak.failures + x.single.failures, 0)}`,
+          `load ${row.loadavgAfter}; failures ${[c.issue, c.issueNoStatus, c.verifyStatus, c.verifyNoStatus, d.issue, d.verify].filter(Boolean).reduce((a, x) => a + x.peak.failures + x.single.failures, 0)}`,
       );
     }
-    out.meta.loadavgAfter = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+    out.meta.loadavgAfter = loadavg();
     out.meta.wallSeconds = Math.round((Date.now() - started) / 1000);
     report(out);
   } finally {
@@ -186,7 +191,6 @@ function meta(dbVersions, env) {
     cpu: os.cpus()[0]?.model ?? 'unknown',
     cores: os.availableParallelism(),
     memoryGb: Math.round(os.totalmem() / 2 ** 30),
-    loadavgBefore: os.loadavg().map((l) => l.toFixed(2)).join(' '),
     database: `PostgreSQL (${new URL(env.DATABASE_URL).host})`,
     credgate: pkg.version,
     digitalbazaarVc: dbVersions.vc,
@@ -234,6 +238,10 @@ function render(out) {
     p(`| ${row.suite} | verify | DB library | ${cells(d.verify)} | ${fails(d.verify)} |`);
   }
   p();
+  if (out.suites.some((r) => r.loadavgAfter)) {
+    p(`Load average (1 / 5 / 15 min) before: ${out.meta.loadavgBefore}; after each suite: ${out.suites.map((r) => `${r.suite} ${r.loadavgAfter}`).join('; ')}`);
+    p();
+  }
   p('Throughput ratios, Credgate over HTTP ÷ Digital Bazaar in-process (above 1: Credgate faster):');
   p();
   p('| suite | issue (with status) | issue (no status) | verify (with status) | verify (no status) | unloaded p50, issue (no status): Credgate / DB ms | unloaded p50, verify (no status): Credgate / DB ms |');
