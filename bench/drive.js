@@ -1,7 +1,7 @@
 'use strict';
 /**
  * Load on both sides, with the cost read from /proc around each run: autocannon against the
- * service over loopback, and the forked Veramo runner in-process.
+ * service over loopback, and the forked library runners (Veramo, Digital Bazaar) in-process.
  */
 const { fork } = require('node:child_process');
 const path = require('node:path');
@@ -58,21 +58,25 @@ async function driveService(server, req, apiKey, { connections, durationMs, over
   });
 }
 
-/** The forked Veramo runner: `run(op, { concurrency | rate, durationMs })`. */
-async function startVeramo() {
-  const child = fork(path.join(__dirname, 'veramo-runner.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/**
+ * A forked load runner (bench/veramo-runner.js, bench/digitalbazaar-runner.mjs): waits for its
+ * `ready` message, then `run(message)` sends `{ cmd: 'run', ...message }` and turns the latencies
+ * it answers with into the same figures driveService gives.
+ */
+async function forkRunner(file, argv, label) {
+  const child = fork(path.join(__dirname, file), argv, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = () => new Promise((resolve) => child.once('message', resolve));
   const ready = await next();
-  if (!ready.ready) throw new Error(`Veramo runner failed: ${ready.error}`);
+  if (!ready.ready) throw new Error(`${label} runner failed: ${ready.error}`);
   return {
     pid: child.pid,
-    versions: ready.versions,
-    async run(op, { concurrency, rate, durationMs }) {
+    ready,
+    async run(message) {
       return measured(child.pid, async () => {
         const reply = next();
-        child.send({ cmd: 'run', op, concurrency, rate, durationMs });
+        child.send({ cmd: 'run', ...message });
         const msg = await reply;
-        if (!msg.ok) throw new Error(`Veramo ${op}: ${msg.error}`);
+        if (!msg.ok) throw new Error(`${label} ${message.op}: ${msg.error}`);
         const { latencies, errors, elapsedMs } = msg.result;
         const s = latencySummary(latencies);
         return { count: s.count, throughput: (s.count * 1000) / elapsedMs, p50: s.p50, p99: s.p99, failures: errors };
@@ -84,4 +88,10 @@ async function startVeramo() {
   };
 }
 
-module.exports = { driveService, startVeramo };
+/** The forked Veramo runner: `run(op, { concurrency | rate, durationMs })`. */
+async function startVeramo() {
+  const runner = await forkRunner('veramo-runner.js', [], 'Veramo');
+  return { pid: runner.pid, versions: runner.ready.versions, run: (op, options) => runner.run({ op, ...options }), stop: runner.stop };
+}
+
+module.exports = { driveService, forkRunner, startVeramo };
