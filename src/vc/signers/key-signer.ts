@@ -16,8 +16,6 @@ export interface SigningKeyPair {
 const CURVES = { 'P-256': p256, 'P-384': p384 } as const;
 const SCALAR_LENGTH = { 'P-256': 32, 'P-384': 48 } as const;
 
-const b64url = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64url');
-
 /** A fresh key pair from the OS CSPRNG (node:crypto / OpenSSL). */
 export function generateSigningKeyPair(keyType: SigningKeyType): SigningKeyPair {
   if (keyType === 'Ed25519') {
@@ -36,14 +34,19 @@ export function publicKeyOf(keyType: SigningKeyType, privateKey: Uint8Array): Ui
   return CURVES[keyType].getPublicKey(privateKey, true);
 }
 
+/** DER prefixes of a PKCS#8 EC private key without its optional public point (RFC 5915 in RFC 5208). */
+const EC_PKCS8_PREFIX = {
+  'P-256': Buffer.from('3041020100301306072a8648ce3d020106082a8648ce3d030107042730250201010420', 'hex'),
+  'P-384': Buffer.from('304e020100301006072a8648ce3d020106052b81040022043730350201010430', 'hex'),
+} as const;
+
+/**
+ * The private key as OpenSSL's own object. The public point is left out of the DER so OpenSSL derives
+ * it natively: recomputing it in JavaScript cost more than the signature itself.
+ */
 function ecPrivateKeyObject(keyType: 'P-256' | 'P-384', scalar: Uint8Array): KeyObject {
   if (scalar.length !== SCALAR_LENGTH[keyType]) throw new AppError('INVALID_PRIVATE_KEY', `a ${keyType} private key is ${SCALAR_LENGTH[keyType]} bytes`);
-  const uncompressed = CURVES[keyType].getPublicKey(scalar, false);
-  const half = (uncompressed.length - 1) / 2;
-  return createPrivateKey({
-    key: { kty: 'EC', crv: keyType, d: b64url(scalar), x: b64url(uncompressed.subarray(1, 1 + half)), y: b64url(uncompressed.subarray(1 + half)) },
-    format: 'jwk',
-  });
+  return createPrivateKey({ key: Buffer.concat([EC_PKCS8_PREFIX[keyType], scalar]), format: 'der', type: 'pkcs8' });
 }
 
 /**
