@@ -25,6 +25,7 @@
 'use strict';
 const crypto = require('node:crypto');
 const fs = require('node:fs');
+const { runOrReport } = require('./entry');
 const os = require('node:os');
 const path = require('node:path');
 const { Client } = require('pg');
@@ -399,12 +400,5 @@ function render(out) {
   return `${lines.join('\n')}\n`;
 }
 
-if (args.report) {
-  process.stdout.write(render(JSON.parse(fs.readFileSync(args.report, 'utf8'))));
-} else {
-  main().catch((e) => {
-    console.error(e instanceof Error ? e.stack : e);
-    process.exit(1);
-  });
-}
+runOrReport(args, main, render);
 
