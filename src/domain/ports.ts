@@ -194,6 +194,20 @@ export interface IssuedCredentialRepository {
   findForTenant(tenantId: string, id: string): Promise<IssuedCredentialRecord | null>;
   /** issued -> revoked; false when it was not in the issued state. */
   revoke(tenantId: string, id: string, at: Date): Promise<boolean>;
+  /** Keeps a ZKP certificate's signed statement under its signature (lowercase hex). */
+  saveZkpStatement(record: ZkpStatementRecord): Promise<void>;
+  /** The statement stored under `signatureHex` (lowercase hex), any tenant's: verifiers are usually another party. */
+  findZkpStatement(signatureHex: string): Promise<ZkpStatementRecord | null>;
+}
+
+/** A ZKP certificate's signed statement as stored (see src/domain/credentials/zkp-certificate.ts). */
+export interface ZkpStatementRecord {
+  /** The issuer's Ed25519 signature over the statement, lowercase hex: the certificate's `zkpSignature`. */
+  readonly signatureHex: string;
+  readonly tenantId: string;
+  readonly credentialId: string;
+  /** The statement as signed; parse it (parseZkpStatement) before use. */
+  readonly statement: Record<string, unknown>;
 }
 
 export interface IssuerDidPointer {

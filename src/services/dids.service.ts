@@ -165,23 +165,20 @@ export class DidsService {
     return ref && ref.method === this.settings.method && ref.network === this.settings.network ? ref : undefined;
   }
 
-  /** did:key documents are computed from the DID itself; nothing is stored. */
+  /**
+   * did:key documents are computed from the DID itself; nothing is stored. What only a stored DID
+   * has (`_id`, `topicId`, `templateTopicId`, `created`, `updated`, `ledgerFileId`) is left out.
+   */
   private didKeyRecord(did: string): DidRecordDocument {
     const parsed = parseDidKey(did);
     if (parsed.type !== 'secp256k1' && parsed.type !== 'Ed25519') {
       throw new AppError('INVALID_DID', 'only secp256k1 and Ed25519 did:key DIDs have a record document');
     }
     return {
-      _id: null,
       id: did,
-      topicId: null,
-      templateTopicId: null,
       publicKey: [buildRecordKey(did, parsed.type, bytesToHex(parsed.publicKey))],
       authentication: [`${did}#keys-1`],
       service: [],
-      created: null,
-      updated: null,
-      ledgerFileId: null,
       __v: 0,
     };
   }

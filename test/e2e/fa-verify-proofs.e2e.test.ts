@@ -5,8 +5,10 @@ import { FAMILY_A_TRANSPORTS, type Holder, type Party, newHolder, newParty, sche
 
 /**
  * Attacks on what Family A proofs bind: a holder's consent replayed to another tenant's issuer or
- * another schema, the static userSignature replayed as "User is valid" or to revoke, and a ZKP
- * certificate whose predicate, evaluation time and credential are not in what the issuer signed.
+ * another schema, the static userSignature replayed as "User is valid" or to revoke with a holder
+ * key (an issuer-scoped key revokes with it: the key is the authority, the signature names the
+ * issuance), and a ZKP certificate whose predicate, evaluation time and credential are not in what
+ * the issuer signed, whether the client sends the statement or the service looks it up.
  */
 const server = useTestServer();
 
@@ -135,9 +137,46 @@ describe.each(FAMILY_A_TRANSPORTS)('proof binding attacks through %s', (name) =>
       expect(r).toMatchObject({ success: false, data: { zkpMessage: null } });
       expect(r.data.reasons.join(' ')).toMatch(/ZKP certificate is invalid/);
     }
-    // A certificate without the signed statement (attribute -> boolean only) proves nothing.
-    const { statement: _dropped, ...bare } = cert;
-    expect((await verify(headers, { credentials: issued.vc, zkpCertificate: bare }, true)).data.reasons.join(' ')).toMatch(/ZKP certificate is invalid/);
+  });
+
+  test('ZKP: a certificate as the interface reference has it (no statement) verifies against the statement stored under its signature; the booleans stay bound', async () => {
+    const z = unwrap(await p.fa.createZkp(p.issuerKey, { credentials: issued.vc, age: { type: 'number', minimum: '18' }, verifyParams: ['name=Bob'] })) as ZkpOut;
+    expect(z.certificate).toEqual({ age: true, 'name=Bob': false });
+    const bare = { certificate: z.certificate, zkpSignature: z.userSignature, publicKey: z.publicKey, userSignature: issued.userSignature };
+    const headers = { publicKey: user.publicKey, userSignature: issued.userSignature };
+    // The stored statement is what is reported: the predicate and its bound, not just the boolean.
+    const found = await verify(headers, { credentials: issued.vc, zkpCertificate: bare }, true);
+    expect(found.data).toMatchObject({ zkpMessage: z.certificate, zkpConditionsMet: false, zkpResult: z.statement });
+    expect(found.data.reasons.join(' ')).toMatch(/ZKP condition not met: name=Bob/);
+    // A flipped boolean is not what the issuer signed.
+    const flipped = await verify(headers, { credentials: issued.vc, zkpCertificate: { ...bare, certificate: { ...z.certificate, 'name=Bob': true } } }, true);
+    expect(flipped).toMatchObject({ success: false, data: { zkpMessage: null } });
+    expect(flipped.data.reasons.join(' ')).toMatch(/ZKP certificate is invalid: certificate differs/);
+    // A signature the service never made (or made for nothing it kept) names no statement.
+    const unknown = await verify(headers, { credentials: issued.vc, zkpCertificate: { ...bare, zkpSignature: 'ab'.repeat(64) } }, true);
+    expect(unknown.data.reasons.join(' ')).toMatch(/ZKP certificate is invalid: zkpSignature names no certificate/);
+    // The certificate of one credential does not transfer to another credential of the same holder.
+    const other = unwrap(await p.fa.issue(p.issuerKey, holderHeaders(await sign(issuerA)), { schemaName: `${schemaName}:1`, credentialSubject: values }));
+    const moved = await verify({ publicKey: user.publicKey, userSignature: other.userSignature }, { credentials: other.verifiableCredential, zkpCertificate: { ...bare, userSignature: other.userSignature } }, true);
+    expect(moved.data.reasons.join(' ')).toMatch(/ZKP certificate is invalid: the statement is about another credential/);
+  });
+
+  test("the issuer's API key revokes with the issuance userSignature (no holder cooperation); a holder key cannot, nor a wrong signature", async () => {
+    const r = unwrap(await p.fa.issue(p.issuerKey, holderHeaders(await sign(issuerA)), { schemaName: `${schemaName}:1`, credentialSubject: values }));
+    const otherIssuance = unwrap(await p.fa.issue(p.issuerKey, holderHeaders(await sign(issuerA, schemaName)), { schemaName: `${schemaName}:1`, credentialSubject: values }));
+    const vc = r.verifiableCredential;
+    // Another issuance's signature does not name this credential, even from the issuer.
+    expect(await p.fa.revoke(p.issuerKey, { publicKey: user.publicKey, userSignature: otherIssuance.userSignature }, vc)).toEqual({ ok: false, status: 401, code: 'INVALID_SIGNATURE' });
+    // Another tenant's issuer does not see the credential at all.
+    expect(await q.fa.revoke(q.issuerKey, { publicKey: user.publicKey, userSignature: r.userSignature }, vc)).toMatchObject({ ok: false, status: 404 });
+    // A holder-scoped key still needs the holder's revocation proof.
+    expect(await p.fa.revoke(p.holderKey, { publicKey: user.publicKey, userSignature: r.userSignature }, vc)).toEqual({ ok: false, status: 401, code: 'INVALID_SIGNATURE' });
+    expect(await p.fa.revoke(p.issuerKey, { publicKey: user.publicKey, userSignature: r.userSignature.toUpperCase() }, vc)).toMatchObject({ ok: true });
+    const after = await verify({ publicKey: user.publicKey, userSignature: r.userSignature }, { credentials: vc });
+    expect(after.success).toBe(false);
+    expect(after.data.reasons.join(' ')).toMatch(/revoked/);
+    // The other credential is untouched.
+    expect((await verify({ publicKey: user.publicKey, userSignature: otherIssuance.userSignature }, { credentials: otherIssuance.verifiableCredential })).success).toBe(true);
   });
 
   test('holder revocation needs a fresh revocation proof, not the static userSignature; then its ZKP certificates fail', async () => {

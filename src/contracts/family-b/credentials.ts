@@ -73,7 +73,14 @@ export const getCredential = op('get', '/credentials/:credentialId', 'getCredent
   summary: 'Fetch an issued credential',
   scopes: ['issuer', 'holder'],
   pathParams: [id],
-  responses: { 200: { description: 'the credential', schema: JsonObject, example: credentialExample } },
+  responses: {
+    200: {
+      description: 'the credential exactly as issued; its status is in the `Credential-Status` (and, once revoked, `Credential-Revoked-At`) header, not in the signed body',
+      schema: JsonObject,
+      example: credentialExample,
+      headers: ['Credential-Status', 'Credential-Revoked-At'],
+    },
+  },
   errors: [404],
 });
 

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors';
-import type { CredentialStatus, IssuedCredentialRecord, IssuedCredentialRepository } from '../../domain/ports';
+import type { CredentialStatus, IssuedCredentialRecord, IssuedCredentialRepository, ZkpStatementRecord } from '../../domain/ports';
 import type { Prisma, PrismaClient } from '../database';
 
 type Row = Omit<IssuedCredentialRecord, 'document' | 'status'> & { document: Prisma.JsonValue; status: string };
@@ -48,5 +48,19 @@ export class PrismaIssuedCredentialRepository implements IssuedCredentialReposit
   async revoke(tenantId: string, id: string, at: Date): Promise<boolean> {
     const res = await this.prisma.issuedCredential.updateMany({ where: { id, tenantId, status: 'issued' }, data: { status: 'revoked', revokedAt: at } });
     return res.count === 1;
+  }
+
+  async saveZkpStatement(record: ZkpStatementRecord): Promise<void> {
+    // Ed25519 signatures are deterministic: the same statement signed twice is the same row.
+    await this.prisma.zkpCertificate.upsert({
+      where: { signature: record.signatureHex },
+      create: { signature: record.signatureHex, tenantId: record.tenantId, credentialId: record.credentialId, statement: record.statement as Prisma.InputJsonObject },
+      update: {},
+    });
+  }
+
+  async findZkpStatement(signatureHex: string): Promise<ZkpStatementRecord | null> {
+    const row = await this.prisma.zkpCertificate.findUnique({ where: { signature: signatureHex } });
+    return row ? { signatureHex: row.signature, tenantId: row.tenantId, credentialId: row.credentialId, statement: row.statement as Record<string, unknown> } : null;
   }
 }

@@ -64,6 +64,12 @@ export function zkpStatementBytes(statement: ZkpStatement): Uint8Array {
   return canonicalBytes({ purpose: ZKP_STATEMENT_PURPOSE, credentialId, issuer, evaluatedAt, predicates: predicates.map((p) => ({ ...p })) });
 }
 
+/** The statement as a plain JSON object (as stored, and as `parseZkpStatement` reads it back). */
+export function statementJson(statement: ZkpStatement): Record<string, unknown> {
+  const { credentialId, issuer, evaluatedAt, predicates } = statement;
+  return { credentialId, issuer, evaluatedAt, predicates: predicates.map((p) => ({ ...p })) };
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const PREDICATE_KEYS = ['attribute', 'equals', 'key', 'maximum', 'met', 'minimum', 'operator', 'unit', 'value'];
 const OPERATORS = ['range', 'periodBefore', 'equals'];
@@ -85,7 +91,7 @@ function parsePredicate(v: unknown): ProvenPredicate | undefined {
 
 /** The `statement` a verifier sends back, or a reason it is malformed. */
 export function parseZkpStatement(v: unknown): ZkpStatement | string {
-  if (!isObject(v)) return 'statement is missing (a certificate without its signed statement proves nothing)';
+  if (!isObject(v)) return 'statement must be the statement object createZkp returned';
   const { credentialId, issuer, evaluatedAt, predicates } = v;
   if (Object.keys(v).some((k) => !['credentialId', 'issuer', 'evaluatedAt', 'predicates'].includes(k))) return 'statement has unknown members';
   if (typeof credentialId !== 'string' || typeof issuer !== 'string' || typeof evaluatedAt !== 'string' || Number.isNaN(Date.parse(evaluatedAt))) {

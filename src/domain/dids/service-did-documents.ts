@@ -12,18 +12,22 @@ export interface DidRecordKey {
   readonly _id: string;
 }
 
-/** The Family B DID document (interface reference 2.10), as GET /dids returns it. */
+/**
+ * The Family B DID document (interface reference 2.10), as GET /dids returns it. A did:key is
+ * computed, never stored: it has no record id, ledger topics or file, nor creation dates, so its
+ * document leaves those members out rather than showing them as null.
+ */
 export interface DidRecordDocument {
-  readonly _id: string | null;
+  readonly _id?: string;
   readonly id: string;
-  readonly topicId: string | null;
-  readonly templateTopicId: string | null;
+  readonly topicId?: string;
+  readonly templateTopicId?: string;
   readonly publicKey: readonly DidRecordKey[];
   readonly authentication: readonly string[];
   readonly service: readonly unknown[];
-  readonly created: string | null;
-  readonly updated: string | null;
-  readonly ledgerFileId: string | null;
+  readonly created?: string;
+  readonly updated?: string;
+  readonly ledgerFileId?: string;
   readonly __v: number;
 }
 

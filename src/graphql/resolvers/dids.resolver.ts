@@ -11,16 +11,17 @@ import { DidResolutionResult } from '../types/resolution.type';
 /** GraphQL names cannot start with `__`, so `_id`/`__v` become `recordId`/`version`. */
 function toGraphql(d: DidRecordView): DidRecordDocument {
   return {
-    recordId: d._id,
+    // GraphQL has no absent member: what a did:key document leaves out is null here.
+    recordId: d._id ?? null,
     id: d.id,
-    topicId: d.topicId,
-    templateTopicId: d.templateTopicId,
+    topicId: d.topicId ?? null,
+    templateTopicId: d.templateTopicId ?? null,
     publicKeys: d.publicKey.map(({ _id, ...k }) => ({ ...k, recordId: _id })),
     authentication: [...d.authentication],
     service: [...d.service],
-    created: d.created,
-    updated: d.updated,
-    ledgerFileId: d.ledgerFileId,
+    created: d.created ?? null,
+    updated: d.updated ?? null,
+    ledgerFileId: d.ledgerFileId ?? null,
     version: d.__v,
   };
 }

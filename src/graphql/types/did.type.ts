@@ -24,10 +24,10 @@ export class DidRecordDocument {
   @Field(() => String, { description: 'The DID; stored documents carry the ledger file id as a last segment.' })
   id!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Null for computed did:key documents (REST leaves it out).' })
   topicId!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Null for computed did:key documents (REST leaves it out).' })
   templateTopicId!: string | null;
 
   @Field(() => [DidPublicKey])
@@ -39,13 +39,13 @@ export class DidRecordDocument {
   @Field(() => [GraphQLJSON])
   service!: unknown[];
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Null for computed did:key documents (REST leaves it out).' })
   created!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Null for computed did:key documents (REST leaves it out).' })
   updated!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Null for computed did:key documents (REST leaves it out).' })
   ledgerFileId!: string | null;
 
   @Field(() => Int, { description: 'Record version (`__v` in REST).' })

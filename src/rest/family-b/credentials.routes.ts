@@ -8,6 +8,10 @@ import { pathParam } from '../validate';
 import { bodyOf, validateBody } from '../middleware/validate-body';
 import { IssueBody, VerifyBody, issueCredential, verifyCredential } from '../../contracts/family-b/credentials';
 
+/** Response headers of GET /credentials/{id}: `issued` or `revoked`, and when it was revoked. */
+export const CREDENTIAL_STATUS_HEADER = 'Credential-Status';
+export const CREDENTIAL_REVOKED_AT_HEADER = 'Credential-Revoked-At';
+
 export function credentialRoutes(auth: AuthService, credentials: FamilyBCredentialsService): Router {
   const r = Router();
 
@@ -28,7 +32,12 @@ export function credentialRoutes(auth: AuthService, credentials: FamilyBCredenti
   });
 
   r.get('/credentials/:credentialId', authorize(auth, ['issuer', 'holder']), async (req, res) => {
-    res.json(await credentials.get(actorOf(res), pathParam(req, 'credentialId')));
+    const fetched = await credentials.fetch(actorOf(res), pathParam(req, 'credentialId'));
+    // The status travels in headers: the body is the signed credential, and any added member would
+    // break its proof and ledger hash for a client that verifies or presents what it fetched.
+    res.setHeader(CREDENTIAL_STATUS_HEADER, fetched.status);
+    if (fetched.revokedAt) res.setHeader(CREDENTIAL_REVOKED_AT_HEADER, fetched.revokedAt);
+    res.json(fetched.document);
   });
 
   r.delete('/credentials/:credentialId', authorize(auth, ['issuer']), async (req, res) => {

@@ -83,6 +83,8 @@ const HEADERS: Readonly<Record<string, Json>> = {
   'X-Has-More': { description: '`true` when the bare list was cut at its cap', schema: { type: 'string' } },
   ETag: { description: 'the version of the document; send it back in If-None-Match for a 304', schema: { type: 'string' } },
   Link: { description: '`<…?first=500&after=…>; rel="next"` when there is more', schema: { type: 'string' } },
+  'Credential-Status': { description: '`issued` or `revoked`: the credential’s current status (kept out of the signed body)', schema: { type: 'string', enum: ['issued', 'revoked'] } },
+  'Credential-Revoked-At': { description: 'ISO 8601 UTC instant of the revocation; only on a revoked credential', schema: { type: 'string', format: 'date-time' } },
 };
 const headerRefs = (names: readonly string[]): Json => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
 

@@ -13,10 +13,10 @@ import type { Clock, DidRepository, FaceEngine, IssuedCredentialRecord, IssuedCr
 import { addCalendarPeriod } from '../../domain/predicates';
 import { SubjectValidator, type ExpirationUnit } from '../../domain/schemas';
 import { signEd25519Signature2018 } from '../../domain/proofs';
-import type { Actor } from '../../domain/tenancy/actor';
+import { type Actor, hasAnyScope } from '../../domain/tenancy/actor';
 import { DependantCredentials } from './dependant-credentials';
 import { type SealedFace, newFaceSalt, shownFaceCommitment } from './face-binding';
-import { mayActFor } from '../../domain/tenancy/holder-binding';
+import { isHolderBound, mayActFor } from '../../domain/tenancy/holder-binding';
 import { holderKeyOf } from './holder-key';
 import { type IssueRequest, parseVcReference } from './issue-request';
 import type { IssuerDidService } from './issuer-did.service';
@@ -52,6 +52,15 @@ export function sameSignatureHex(a: string, b: string): boolean {
   const x = Buffer.from(a.toLowerCase());
   const y = Buffer.from(b.toLowerCase());
   return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * The issuer's own authority over its credentials: the issuer scope (or admin) of a key that is
+ * not bound to a holder. Bound keys cannot carry the issuer scope; checked anyway, so a binding
+ * always narrows.
+ */
+function isIssuerAuthority(actor: Actor): boolean {
+  return hasAnyScope(actor, ['issuer']) && !isHolderBound(actor);
 }
 
 /** Family A issuance: issue, re-issue, revoke; plus the holder-side sign and decrypt helpers. */
@@ -104,11 +113,18 @@ export class CredentialsService {
   }
 
   /**
-   * DELETE /issuer/verifiableCredential. `publicKey` must be the holder's or the issuer's key. For
-   * the holder's key, `userSignature` must be a fresh revocation proof (`holderProofBytes('revoke',
-   * id)`, see POST /user/holderProof): the issuance-time userSignature is known to the issuer and
-   * every verifier it was shown to, so it no longer revokes. For the issuer's key, its signature over
-   * the subject.
+   * DELETE /issuer/verifiableCredential. `publicKey` must be the holder's or the issuer's key.
+   *
+   * - The issuer's authority: a caller with the issuer scope of the credential's tenant (the record
+   *   is looked up in its tenant only) revokes with the headers the interface reference names, the
+   *   holder's `publicKey` and the `userSignature` returned at issuance. That signature only says
+   *   which issuance is meant; it is compared with the stored one in constant time. An issuer must
+   *   be able to revoke what it issued (fraud, error, death) without the holder's cooperation.
+   * - The holder (any other scope, e.g. a holder key): `userSignature` must be a fresh revocation
+   *   proof (`holderProofBytes('revoke', id)`, see POST /user/holderProof), because the issuance-time
+   *   userSignature is known to the issuer and every verifier it was shown to. An issuer-scoped
+   *   caller may send that proof too.
+   * - The issuer's key as `publicKey`: its signature over the subject.
    */
   async revoke(actor: Actor, proof: { publicKey: string; userSignature: string }, vc: unknown): Promise<string> {
     const { id } = parseVcReference(vc);
@@ -121,13 +137,25 @@ export class CredentialsService {
     const allowed = [record.holderPublicKeyHex, issuer?.publicKeyHex].filter((k): k is string => !!k);
     if (!allowed.includes(bytesToHex(key))) throw new AppError('FORBIDDEN', 'publicKey is neither the holder nor the issuer of this credential');
     const isHolderKey = bytesToHex(key) === record.holderPublicKeyHex;
-    const signed = isHolderKey ? holderProofBytes('revoke', id) : userSignatureBytes(this.plainSubject(record));
-    if (!ed25519Verify(sig, signed, key)) {
-      throw new AppError('INVALID_SIGNATURE', isHolderKey ? 'userSignature is not the holder revocation proof for this credential' : 'userSignature does not verify');
+    if (!this.mayRevoke(actor, record, isHolderKey, key, sig, proof.userSignature)) {
+      const issuerAuthority = isIssuerAuthority(actor);
+      const message = !isHolderKey
+        ? 'userSignature does not verify'
+        : issuerAuthority
+          ? 'userSignature is neither the issuance userSignature nor a holder revocation proof for this credential'
+          : 'userSignature is not the holder revocation proof for this credential';
+      throw new AppError('INVALID_SIGNATURE', message);
     }
     if (record.status !== 'issued') throw new AppError('CONFLICT', `credential ${id} is already ${record.status}`);
     if (!(await this.credentials.revoke(actor.tenantId, id, this.clock.now()))) throw new AppError('CONFLICT', `credential ${id} is no longer live`);
     return id;
+  }
+
+  /** The revocation rules of `revoke`, once the record is the caller's and the key is the holder's or the issuer's. */
+  private mayRevoke(actor: Actor, record: IssuedCredentialRecord, isHolderKey: boolean, key: Uint8Array, sig: Uint8Array, userSignature: string): boolean {
+    if (!isHolderKey) return ed25519Verify(sig, userSignatureBytes(this.plainSubject(record)), key);
+    if (isIssuerAuthority(actor) && sameSignatureHex(userSignature, record.userSignature)) return true;
+    return ed25519Verify(sig, holderProofBytes('revoke', record.id), key);
   }
 
   /** A gallery template must be one this service's model can compare (format and model id). */

@@ -156,7 +156,7 @@ export class VerificationService {
     if (req.zkpValidation) {
       if (!trusted || !record) reasons.push(`ZKP certificate not checked: ${untrusted}`);
       else {
-        const z = this.checkZkp(zkpCertificate as Record<string, unknown>, credential, issuerKey, record.userSignature);
+        const z = await this.checkZkp(zkpCertificate as Record<string, unknown>, credential, issuerKey, record.userSignature);
         if (z.ok) {
           zkpMessage = z.certificate;
           zkpResult = z.statement;
@@ -289,13 +289,17 @@ export class VerificationService {
    * it was not evaluated in the future, and the reference's `certificate` map (when given) is exactly
    * the statement's outcomes. Runs only for a verified, live credential, so revoking a credential
    * makes its certificates fail.
+   *
+   * The statement is the one the client sends back, or else the one this service stored under the
+   * certificate's `zkpSignature` at creation: the interface reference's certificate has no statement
+   * field, and the booleans alone would not say which predicate, bounds or time they answer.
    */
-  private checkZkp(cert: Record<string, unknown>, credential: Record<string, unknown>, issuerKey: Uint8Array | undefined, userSignature: string): { ok: true; statement: ZkpStatement; certificate: Record<string, boolean> } | { ok: false; reason: string } {
+  private async checkZkp(cert: Record<string, unknown>, credential: Record<string, unknown>, issuerKey: Uint8Array | undefined, userSignature: string): Promise<{ ok: true; statement: ZkpStatement; certificate: Record<string, boolean> } | { ok: false; reason: string }> {
     const fail = (reason: string) => ({ ok: false as const, reason: `ZKP certificate is invalid: ${reason}` });
     const { zkpSignature, publicKey, userSignature: certUserSig, certificate } = cert;
-    const statement = parseZkpStatement(cert['statement']);
-    if (typeof statement === 'string') return fail(statement);
     if (typeof zkpSignature !== 'string' || !/^[0-9a-fA-F]{128}$/.test(zkpSignature)) return fail('zkpSignature must be 64 bytes of hex');
+    const statement = await this.statementOf(cert['statement'], zkpSignature);
+    if (typeof statement === 'string') return fail(statement);
     if (typeof publicKey !== 'string') return fail('publicKey is required');
     let key: Uint8Array;
     try {
@@ -311,6 +315,14 @@ export class VerificationService {
     const proven = certificateOf(statement);
     if (certificate !== undefined && !sameCertificate(certificate, proven)) return fail('certificate differs from the signed statement');
     return { ok: true, statement, certificate: proven };
+  }
+
+  /** The statement the client sent, or the one stored under the signature; a reason when neither is usable. */
+  private async statementOf(given: unknown, zkpSignature: string): Promise<ZkpStatement | string> {
+    if (given !== undefined && given !== null) return parseZkpStatement(given);
+    const stored = await this.credentials.findZkpStatement(zkpSignature.toLowerCase());
+    if (!stored) return 'zkpSignature names no certificate this service created (send its statement to verify a certificate from elsewhere)';
+    return parseZkpStatement(stored.statement);
   }
 
   private async attributeTypes(record: IssuedCredentialRecord) {

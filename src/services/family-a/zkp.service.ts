@@ -1,5 +1,5 @@
 import { AppError, invalidInput, notFound } from '../../errors';
-import { type ProvenPredicate, type ZkpStatement, conditionPredicate, equalsPredicate, zkpStatementBytes } from '../../domain/credentials/zkp-certificate';
+import { type ProvenPredicate, type ZkpStatement, conditionPredicate, equalsPredicate, statementJson, zkpStatementBytes } from '../../domain/credentials/zkp-certificate';
 import { bytesToBase64, bytesToHex, hexToBytes } from '../../domain/encoding';
 import { ed25519Sign } from '../../domain/keys';
 import type { Clock, DidRepository, IssuedCredentialRepository, KeyCustody, SchemaRepository } from '../../domain/ports';
@@ -60,8 +60,11 @@ export class ZkpService {
     const issuer = await this.dids.findById(record.issuerDidId);
     if (!issuer?.managedKeyId) throw new Error('credential issuer has no service-held key');
     const statement: ZkpStatement = { credentialId: id, issuer: String(record.document['issuer']), evaluatedAt: now.toISOString(), predicates };
-    const signature = await this.custody.use(actor.tenantId, issuer.managedKeyId, (seed) => ed25519Sign(zkpStatementBytes(statement), seed));
+    const signature = bytesToHex(await this.custody.use(actor.tenantId, issuer.managedKeyId, (seed) => ed25519Sign(zkpStatementBytes(statement), seed)));
+    // Kept under its signature so a verifier needs only what the interface reference returns
+    // (certificate, userSignature as zkpSignature, publicKey): verification looks the statement up.
+    await this.credentials.saveZkpStatement({ signatureHex: signature, tenantId: actor.tenantId, credentialId: id, statement: statementJson(statement) });
     const certificate: Certificate = Object.fromEntries(predicates.map((p) => [p.key, p.met]));
-    return { certificate, userSignature: bytesToHex(signature), publicKey: bytesToBase64(hexToBytes(issuer.publicKeyHex)), statement };
+    return { certificate, userSignature: signature, publicKey: bytesToBase64(hexToBytes(issuer.publicKeyHex)), statement };
   }
 }

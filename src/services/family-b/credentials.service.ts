@@ -52,6 +52,14 @@ export interface CredentialVerification {
   readonly anchor?: CredentialAnchor;
 }
 
+/** A credential as GET /credentials/{id} answers it: the document, and its status outside it. */
+export interface FetchedCredential {
+  readonly document: Json;
+  readonly status: 'issued' | 'revoked';
+  /** ISO 8601 UTC instant of the revocation; null while issued. */
+  readonly revokedAt: string | null;
+}
+
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 const STATUS_PATH = '/status/';
 
@@ -117,8 +125,13 @@ export class FamilyBCredentialsService {
     return record.document;
   }
 
-  async get(actor: Actor, id: string): Promise<Json> {
-    return (await this.own(actor, id)).document;
+  /**
+   * GET /credentials/{id}: the signed document exactly as issued (every member is covered by the
+   * proof and the ledger hash, so nothing is added to it), and its status beside it.
+   */
+  async fetch(actor: Actor, id: string): Promise<FetchedCredential> {
+    const r = await this.own(actor, id);
+    return { document: r.document, status: r.status, revokedAt: r.revokedAt ? r.revokedAt.toISOString() : null };
   }
 
   /** DELETE /credentials/{id}: sets the status bit and anchors the revocation. Idempotent. */

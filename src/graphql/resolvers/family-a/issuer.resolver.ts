@@ -82,7 +82,10 @@ export class IssuerResolver {
   }
 
   @Authorized('issuer', 'holder')
-  @Mutation(() => RevokeCredentialPayload, { description: "REST: DELETE /issuer/verifiableCredential. publicKey is the holder's or the issuer's key." })
+  @Mutation(() => RevokeCredentialPayload, {
+    description:
+      "REST: DELETE /issuer/verifiableCredential. publicKey is the holder's or the issuer's key. With the issuer scope, the holder's publicKey and the issuance userSignature revoke; a holder key needs the holder revocation proof (signHolderProof, purpose revoke).",
+  })
   async revokeCredential(
     @Arg('vc', () => GraphQLJSONObject) vc: Record<string, unknown>,
     @Arg('publicKey', () => String) publicKey: string,

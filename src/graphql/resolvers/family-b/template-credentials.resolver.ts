@@ -4,7 +4,7 @@ import type { FamilyBCredentialsService } from '../../../services/family-b/crede
 import type { GraphQLContext } from '../../context';
 import type { IssueInput } from '../../../contracts/family-b/credentials';
 import { IssueTemplateCredentialInput } from '../../types/family-b/credential.input';
-import { CredentialRevocation, CredentialVerificationResult } from '../../types/family-b/credential.type';
+import { CredentialRevocation, CredentialVerificationResult, TemplateCredentialStatus } from '../../types/family-b/credential.type';
 
 /** Family B credentials: issued from templates, anchored in the issuer's log, revocable by status list. */
 @Resolver()
@@ -25,7 +25,14 @@ export class TemplateCredentialsResolver {
   @Authorized('issuer', 'holder')
   @Query(() => GraphQLJSONObject, { description: "REST: GET /credentials/{id}. A credential the caller's tenant issued." })
   async templateCredential(@Arg('credentialId', () => String) credentialId: string, @Ctx() ctx: GraphQLContext): Promise<Record<string, unknown>> {
-    return { ...(await this.credentials.get(ctx.actor, credentialId)) };
+    return { ...(await this.credentials.fetch(ctx.actor, credentialId)).document };
+  }
+
+  @Authorized('issuer', 'holder')
+  @Query(() => TemplateCredentialStatus, { description: 'REST: the Credential-Status and Credential-Revoked-At headers of GET /credentials/{id}.' })
+  async templateCredentialStatus(@Arg('credentialId', () => String) credentialId: string, @Ctx() ctx: GraphQLContext): Promise<TemplateCredentialStatus> {
+    const r = await this.credentials.fetch(ctx.actor, credentialId);
+    return { id: credentialId, status: r.status, revokedAt: r.revokedAt };
   }
 
   @Authorized('issuer')

@@ -15,7 +15,7 @@ export class ZkpCertificateInput {
   @Field(() => String, { nullable: true, description: "The holder's userSignature from issuance; when given it must be that one." })
   userSignature?: string;
 
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'The statement createZkpCertificate returned (what the signature covers); required for the certificate to verify.' })
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'The statement createZkpCertificate returned (what the signature covers). Optional: without it the service uses the statement it stored under zkpSignature.' })
   statement?: Record<string, unknown>;
 }
 

@@ -54,7 +54,7 @@ export class ZkpCertificatePayload {
   @Field(() => String, { description: "The issuer's Ed25519 signature over the statement, hex (zkpSignature when verifying)." })
   userSignature!: string;
 
-  @Field(() => ZkpStatement, { description: 'What is proven; send it back as zkpCertificate.statement.' })
+  @Field(() => ZkpStatement, { description: 'What is proven. The service keeps it under userSignature, so sending it back as zkpCertificate.statement is optional.' })
   statement!: ZkpStatement;
 
   @Field(() => String, { description: "The issuer's Ed25519 public key, base64." })

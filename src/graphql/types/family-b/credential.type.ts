@@ -13,6 +13,18 @@ export class CredentialRevocation {
   revokedAt!: string;
 }
 
+@ObjectType({ description: 'REST: the Credential-Status and Credential-Revoked-At headers of GET /credentials/{id}.' })
+export class TemplateCredentialStatus {
+  @Field(() => String)
+  id!: string;
+
+  @Field(() => String, { description: '`issued` or `revoked`.' })
+  status!: string;
+
+  @Field(() => String, { nullable: true, description: 'When it was revoked (ISO 8601 UTC); null while issued.' })
+  revokedAt!: string | null;
+}
+
 @ObjectType({ description: 'One check of a credential verification.' })
 export class VerificationCheck {
   @Field(() => String, { description: 'format, signature, disclosures, ledger, witnesses (only when witnesses are configured), status or expiry.' })
