@@ -74,6 +74,7 @@ import { VC_API_DEFAULT_BASE } from './contracts/vc-api';
 import { createDidResolver, resolverOptionsFromConfig, serviceDidLookup } from './vc/resolver';
 import { createHttpStatusListSource, statusSourceOptionsFromConfig } from './vc/status';
 import { parseDidResolution } from './config/did-resolution';
+import { expressTrustProxy } from './config/trust-proxy';
 
 export interface AppOptions {
   readonly config: Config;
@@ -279,6 +280,9 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
 
   const http = express();
   http.disable('x-powered-by');
+  // req.ip is the real client only behind a hop the operator named (off: the socket peer), so
+  // per-address limits neither merge every client behind a proxy nor trust a spoofed header.
+  http.set('trust proxy', expressTrustProxy(config.trustProxy ?? { kind: 'off' }));
   // Read once, on the first request, when every router below is mounted.
   let table: RouteTable | undefined;
   const routes = (): RouteTable => (table ??= new RouteTable(collectRoutes(http.router.stack)));

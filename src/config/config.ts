@@ -6,6 +6,7 @@ import { ConfigError, intSetting, nonEmpty } from './settings';
 import { type AnchorConfig, parseAnchor } from './anchor';
 import { type WitnessConfig, parseWitnesses } from './witnesses';
 import { type DidResolutionConfig, parseDidResolution } from './did-resolution';
+import { type TrustProxy, parseTrustProxy } from './trust-proxy';
 import { type HederaSettings, parseHederaConfig } from '../anchor/hedera/config';
 
 export { ConfigError } from './settings';
@@ -14,6 +15,7 @@ export type { DbTimeouts, FairnessConfig, RateLimitConfig } from './limits';
 export type { AnchorConfig, AnchorMode, EvmAnchorSettings } from './anchor';
 export type { WitnessConfig, WitnessEndpoint } from './witnesses';
 export type { DidResolutionConfig } from './did-resolution';
+export type { TrustProxy } from './trust-proxy';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -118,6 +120,8 @@ export interface Config {
   readonly didResolution?: DidResolutionConfig;
   /** OAuth2 client-credentials access tokens (CREDGATE_OAUTH_TOKEN_TTL_SECONDS); DEFAULT_OAUTH when absent. */
   readonly oauth?: OAuthConfig;
+  /** Reverse proxies allowed to name the client in X-Forwarded-For (CREDGATE_TRUST_PROXY); off when absent. */
+  readonly trustProxy?: TrustProxy;
 }
 
 export interface OAuthConfig {
@@ -303,6 +307,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     witness: parseWitnesses(env),
     hedera: parseHederaConfig(env),
     didResolution: parseDidResolution(env, cwd),
+    trustProxy: parseTrustProxy(env),
     oauth: Object.freeze({ tokenTtlSeconds: intSetting(env, 'CREDGATE_OAUTH_TOKEN_TTL_SECONDS', DEFAULT_OAUTH.tokenTtlSeconds, 30, 86_400) }),
   });
 }

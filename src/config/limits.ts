@@ -16,7 +16,7 @@ export interface RateLimitConfig {
   /** Requests to public (keyless) routes per client IP per window; 0 disables. */
   readonly perIp: number;
   /**
-   * Failed OAuth client authentications (POST /oauth/token) per client IP per window; 0 disables.
+   * Failed OAuth client authentications (POST /oauth/token) per (client address, client id) per window; 0 disables.
    * Absent: RATE_LIMIT_DEFAULTS.oauthFailuresPerIp.
    */
   readonly oauthFailuresPerIp?: number;

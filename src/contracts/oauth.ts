@@ -30,7 +30,7 @@ const TokenResponse = Type.Object(
 export const token = op('post', '/oauth/token', 'oauthToken', {
   summary: 'An access token for an API key (OAuth 2.0 client credentials, RFC 6749 §4.4)',
   description:
-    'Client authentication by HTTP Basic (`client_secret_basic`: the API key id as user, the key as password, each form-urlencoded) or in the body (`client_secret_post`). The token is a JWT (RFC 9068, EdDSA, keys at /oauth/jwks) carrying the tenant and the granted scopes; send it as `Authorization: Bearer` on any API route. Refusals follow RFC 6749 §5.2; failed client authentications are rate-limited per client address (429 with Retry-After).',
+    'Client authentication by HTTP Basic (`client_secret_basic`: the API key id as user, the key as password, each form-urlencoded) or in the body (`client_secret_post`). The token is a JWT (RFC 9068, EdDSA, keys at /oauth/jwks) carrying the tenant and the granted scopes; send it as `Authorization: Bearer` on any API route. Refusals follow RFC 6749 §5.2; failed client authentications are rate-limited per client address and client id (429 with Retry-After).',
   body: { schema: TokenRequest, example: { grant_type: 'client_credentials', scope: 'issuer', client_id: EXAMPLE_KEY_ID, client_secret: 'cgk_2b1f0c8e4d6a4f0e9c3b7a5d1e2f3a4b_…' }, mediaTypes: ['application/x-www-form-urlencoded', 'application/json'] },
   responses: {
     200: {

@@ -14,6 +14,7 @@ import type { RestLocals } from './context';
 const BODY_LIMIT_BYTES = 8 * 1024;
 const PARAMETERS = ['grant_type', 'scope', 'client_id', 'client_secret'] as const;
 
+/** The client's address: the socket peer, or what a trusted proxy says (CREDGATE_TRUST_PROXY, applied to express). */
 const clientIp = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 /** RFC 6749 §2.3.1: Basic credentials are form-urlencoded before base64. */

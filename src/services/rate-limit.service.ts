@@ -9,11 +9,15 @@ import { RetryLaterError } from '../errors';
 export interface WindowHit {
   readonly hits: number;
   readonly retryAfterSeconds: number;
+  /** The window the hit was counted in (epoch seconds of its start), for `release`. */
+  readonly windowStart: number;
 }
 
 /** Shared counters (PostgreSQL, src/db/repositories/rate-limit.repository.ts). */
 export interface RateLimitStore {
   hit(key: string, windowSeconds: number): Promise<WindowHit>;
+  /** Takes back one hit counted in the window starting at `windowStart` (a no-op once that window is over). */
+  release(key: string, windowStart: number): Promise<void>;
   prune(olderThanSeconds: number): Promise<number>;
 }
 
@@ -21,6 +25,14 @@ export interface RateLimitStore {
 function bucketKey(prefix: string, id: string): string {
   return id.length <= 128 ? `${prefix}:${id}` : `${prefix}#${createHash('sha256').update(id, 'utf8').digest('hex')}`;
 }
+
+/** A reserved OAuth client authentication (see RateLimitService.reserveClientAuth). */
+export interface ClientAuthAttempt {
+  /** The attempt was not a failed guess: the reserved failure is given back. */
+  giveBack(): Promise<void>;
+}
+
+const UNCOUNTED: ClientAuthAttempt = Object.freeze({ giveBack: () => Promise.resolve() });
 
 const PRUNE_EVERY_MS = 10 * 60_000;
 /** Bound on remembered refusals (one entry per exhausted bucket; cleared wholesale beyond it). */
@@ -51,33 +63,40 @@ export class RateLimitService {
   ) {}
 
   /** One oracle-shaped call by this API key. */
-  forApiKey(actor: Actor): Promise<void> {
-    return this.take(bucketKey('k', actor.apiKeyId), this.config.perApiKey, 'this API key');
+  async forApiKey(actor: Actor): Promise<void> {
+    await this.take(bucketKey('k', actor.apiKeyId), this.config.perApiKey, 'this API key');
   }
 
   /** One verification lookup of this credential id. */
-  forCredential(credentialId: string): Promise<void> {
-    return this.take(bucketKey('c', credentialId), this.config.perCredential, 'this credential');
+  async forCredential(credentialId: string): Promise<void> {
+    await this.take(bucketKey('c', credentialId), this.config.perCredential, 'this credential');
   }
 
   /** One request to a public route from this client address. */
-  forClient(ip: string): Promise<void> {
-    return this.take(bucketKey('ip', ip), this.config.perIp, 'this client address');
+  async forClient(ip: string): Promise<void> {
+    await this.take(bucketKey('ip', ip), this.config.perIp, 'this client address');
   }
 
   /**
-   * Before an OAuth client authentication is even tried: refused while this address's budget of
-   * failures is spent (as this instance knows it), so once the budget is gone a right guess is
-   * refused like a wrong one and the endpoint stops being a guessing oracle.
+   * Reserves one failed OAuth client authentication of `clientId` from this address BEFORE the
+   * secret is checked, so a concurrent burst cannot have more guesses evaluated than the budget
+   * (counting after the check let every request of a burst pass the check first). Beyond the
+   * budget it throws RATE_LIMITED, for a right secret too: the endpoint stops being an oracle.
+   * The caller gives the attempt back when it was not a failed guess (`giveBack`: the client
+   * authenticated, or the check itself could not run), so a client that obtains tokens never
+   * spends its own budget.
+   *
+   * Keyed per (address, client id): behind a shared address (a proxy, a NAT) a client guessing
+   * at one id no longer locks every other client at that address out. The id is lower-cased as
+   * the authentication compares it, so spelling variants do not multiply the budget.
    */
-  refuseIfClientAuthBlocked(ip: string): void {
+  async reserveClientAuth(ip: string, clientId: string): Promise<ClientAuthAttempt> {
     const limit = this.oauthFailureLimit();
-    if (limit !== 0) this.refuseIfBlocked(bucketKey('oa', ip), limit, 'failed client authentications from this address');
-  }
-
-  /** One failed OAuth client authentication from this address (throws RATE_LIMITED beyond the budget). */
-  failedClientAuth(ip: string): Promise<void> {
-    return this.take(bucketKey('oa', ip), this.oauthFailureLimit(), 'failed client authentications from this address');
+    if (limit === 0) return UNCOUNTED;
+    const key = bucketKey('oa', `${ip}|${clientId.toLowerCase()}`);
+    const hit = await this.take(key, limit, 'failed client authentications of this client from this address');
+    if (!hit) return UNCOUNTED;
+    return { giveBack: () => this.store.release(key, hit.windowStart) };
   }
 
   private oauthFailureLimit(): number {
@@ -99,19 +118,20 @@ export class RateLimitService {
     this.blocked.delete(key);
   }
 
-  private async take(key: string, limit: number, what: string): Promise<void> {
-    if (limit === 0) return;
+  private async take(key: string, limit: number, what: string): Promise<WindowHit | undefined> {
+    if (limit === 0) return undefined;
     const { windowSeconds } = this.config;
     const refuse = (retryAfterSeconds: number) => this.refusal(limit, what, retryAfterSeconds);
     const now = performance.now();
     this.refuseIfBlocked(key, limit, what);
-    const { hits, retryAfterSeconds } = await this.store.hit(key, windowSeconds);
+    const hit = await this.store.hit(key, windowSeconds);
     this.maybePrune();
-    if (hits > limit) {
+    if (hit.hits > limit) {
       if (this.blocked.size >= MAX_BLOCKED) this.blocked.clear();
-      this.blocked.set(key, now + retryAfterSeconds * 1000);
-      throw refuse(retryAfterSeconds);
+      this.blocked.set(key, now + hit.retryAfterSeconds * 1000);
+      throw refuse(hit.retryAfterSeconds);
     }
+    return hit;
   }
 
   /** Counters of past windows are dead weight; drop them now and then, off the request path. */

@@ -1,5 +1,5 @@
 import { isAppError } from '../../errors';
-import { type Scope, isScope } from '../../domain/tenancy/actor';
+import { type Actor, type Scope, isScope } from '../../domain/tenancy/actor';
 import { parseApiKey } from '../../domain/tenancy/api-key-format';
 import type { AuthService } from '../auth.service';
 import type { RateLimitService } from '../rate-limit.service';
@@ -12,7 +12,7 @@ export interface TokenRequest {
   readonly scope: string | undefined;
   readonly clientId: string;
   readonly clientSecret: string;
-  /** The caller's address: failed client authentications are counted per address. */
+  /** The caller's address: failed client authentications are counted per (address, client id). */
   readonly clientIp: string;
 }
 
@@ -40,24 +40,33 @@ export class OAuthService {
   async token(req: TokenRequest): Promise<TokenResponse> {
     if (req.grantType === undefined || req.grantType === '') throw new OAuthError('invalid_request', 'grant_type is required');
     if (req.grantType !== GRANT) throw new OAuthError('unsupported_grant_type', 'only the client_credentials grant is supported');
-    this.rateLimits.refuseIfClientAuthBlocked(req.clientIp);
+    // Reserved before anything looks at the secret: a burst cannot have more guesses checked than
+    // the budget, and once it is spent even the right secret is refused (no oracle).
+    const attempt = await this.rateLimits.reserveClientAuth(req.clientIp, req.clientId);
     // The bootstrap key is not a client: it has no id to revoke and stands for every tenant's
     // default; an access token of it would be an unrevocable admin credential for its lifetime.
+    // It stays counted: telling it apart from a wrong secret is itself an answer about the secret.
     if (this.auth.isEnvAdminKey(req.clientSecret)) {
       throw new OAuthError('unauthorized_client', 'CREDGATE_ADMIN_API_KEY cannot obtain access tokens; create an API key (credgate api-key create) and use its id and key');
     }
-    const actor = await this.authenticateClient(req.clientId, req.clientSecret);
-    if (!actor) {
-      await this.rateLimits.failedClientAuth(req.clientIp);
-      throw new OAuthError('invalid_client', 'client authentication failed');
+    let actor: Actor | undefined;
+    try {
+      actor = await this.authenticateClient(req.clientId, req.clientSecret);
+    } catch (e) {
+      // The check did not run (e.g. the database is busy): not a guess, so not the client's failure.
+      await attempt.giveBack().catch(() => undefined);
+      throw e;
     }
+    if (!actor) throw new OAuthError('invalid_client', 'client authentication failed');
+    // A failed give-back leaves the budget one lower for this window: the safe side of the error.
+    await attempt.giveBack().catch(() => undefined);
     const scopes = grantedScopes(actor.scopes, req.scope);
     const issued = await this.tokens.issue({ apiKeyId: actor.apiKeyId, tenantSlug: actor.tenantSlug, scopes });
     return { access_token: issued.token, token_type: 'Bearer', expires_in: issued.expiresIn, scope: scopes.join(' ') };
   }
 
   /** The key's caller when the secret is the key whose id is `clientId`; unknown, malformed and revoked look the same. */
-  private async authenticateClient(clientId: string, secret: string) {
+  private async authenticateClient(clientId: string, secret: string): Promise<Actor | undefined> {
     if (parseApiKey(secret)?.id !== clientId.toLowerCase()) return undefined;
     try {
       return await this.auth.authenticate({ apiKey: secret });
