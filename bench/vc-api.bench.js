@@ -67,7 +67,9 @@ const CREDENTIAL = {
   validFrom: '2024-05-01T10:00:00Z',
   credentialSubject: { id: 'did:example:holder', name: 'Ada Lovelace', alumniOf: 'Example University' },
 };
-const freshCredential = () => ({ ...CREDENTIAL, id: `urn:uuid:${crypto.randomUUID()}` });
+const freshCredential = (issuer) => ({ ...CREDENTIAL, issuer, id: `urn:uuid:${crypto.randomUUID()}` });
+/** Status entries are added only when asked for (VC-API options.credentialStatus). */
+const REVOCABLE = { credentialStatus: { type: 'BitstringStatusListEntry', statusPurpose: 'revocation' } };
 
 const loadavg = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 const log = (...a) => process.stderr.write(`${a.join(' ')}\n`);
@@ -89,18 +91,20 @@ async function must(server, apiKey, method, p, body, status, label) {
 async function setupSuites(server, apiKey) {
   const out = [];
   for (const s of suites) {
-    const issuePath = s.instance
-      ? (await must(server, apiKey, 'POST', `${BASE}/issuers`, { cryptosuite: s.suite, keyType: s.keyType }, 201, `create ${s.suite} instance`)).issueEndpoint
-      : `${BASE}/credentials/issue`;
-    const issued = (options) => must(server, apiKey, 'POST', issuePath, { credential: freshCredential(), ...(options ? { options } : {}) }, 201, `${s.suite} issue`);
-    const withStatus = (await issued()).verifiableCredential;
+    // A credential names its issuer: the instance's DID (listing the instances creates the default one).
+    const instance = s.instance
+      ? await must(server, apiKey, 'POST', `${BASE}/issuers`, { cryptosuite: s.suite, keyType: s.keyType }, 201, `create ${s.suite} instance`)
+      : (await must(server, apiKey, 'GET', `${BASE}/issuers`, undefined, 200, 'list instances')).find((i) => i.default);
+    const issuePath = s.instance ? instance.issueEndpoint : `${BASE}/credentials/issue`;
+    const issued = (options) => must(server, apiKey, 'POST', issuePath, { credential: freshCredential(instance.issuer), ...(options ? { options } : {}) }, 201, `${s.suite} issue`);
+    const withStatus = (await issued(REVOCABLE)).verifiableCredential;
     const noStatus = (await issued({ credentialStatus: [] })).verifiableCredential;
     if (s.suite !== 'vc+jwt' && withStatus.credentialStatus === undefined) throw new Error(`bench:vc-api: ${s.suite} credential has no status entry`);
     const verifyRequest = (vc) => ({ method: 'POST', path: `${BASE}/credentials/verify`, body: JSON.stringify({ verifiableCredential: vc }), headers: {} });
     const issueRequest = (options) => ({
-      pick: () => ({ method: 'POST', path: issuePath, body: JSON.stringify({ credential: freshCredential(), ...(options ? { options } : {}) }), headers: {}, apiKey }),
+      pick: () => ({ method: 'POST', path: issuePath, body: JSON.stringify({ credential: freshCredential(instance.issuer), ...(options ? { options } : {}) }), headers: {}, apiKey }),
     });
-    const requests = { issue: issueRequest(), issueNoStatus: issueRequest({ credentialStatus: [] }), verifyStatus: verifyRequest(withStatus), verifyNoStatus: verifyRequest(noStatus) };
+    const requests = { issue: issueRequest(REVOCABLE), issueNoStatus: issueRequest({ credentialStatus: [] }), verifyStatus: verifyRequest(withStatus), verifyNoStatus: verifyRequest(noStatus) };
     out.push({ ...s, issuePath, requests });
   }
   return out;

@@ -25,7 +25,8 @@ export const IssueOptions = Type.Object(
     credentialId: Type.Optional(Type.String({ description: 'how /credentials/status refers to the credential when it has no `id`' })),
     credentialStatus: Type.Optional(
       Type.Union([JsonObject, Type.Array(JsonObject, { maxItems: 2 })], {
-        description: '`{ type: "BitstringStatusListEntry", statusPurpose: "revocation" | "suspension" }` (or a list of them; `[]`: no status). Default: one revocation entry when the credential has an id',
+        description:
+          '`{ type: "BitstringStatusListEntry", statusPurpose: "revocation" | "suspension" }` (or a list of them; statusPurpose defaults to revocation). Needs credential.id or options.credentialId. Without it the credential gets no status entry',
       }),
     ),
     mandatoryPointers: Type.Optional(Type.Array(Type.String(), { description: 'not supported (no selective-disclosure suite): 400' })),
@@ -134,7 +135,7 @@ export const vcCreateIssuer = op('post', p('/issuers'), 'vcApiCreateIssuer', {
 });
 
 export const vcListIssuers = op('get', p('/issuers'), 'vcApiListIssuers', {
-  summary: "The tenant's issuer instances",
+  summary: "The tenant's issuer instances (the default one is created on first listing, so its DID can be named as a credential's issuer)",
   scopes: ['issuer'],
   responses: { 200: { description: 'oldest first', schema: Type.Array(IssuerView), example: [] } },
 });

@@ -86,6 +86,11 @@ export interface ProofVerification {
   /** 'DataIntegrityProof/eddsa-rdfc-2022', 'Ed25519Signature2020', 'vc+jwt', … */
   readonly suite?: string;
   readonly verificationMethod?: string;
+  /**
+   * The controller of each proof's verification method, in proof order, when every method was
+   * dereferenced: what an issuer (or holder) binding is checked against.
+   */
+  readonly controllers?: readonly string[];
   readonly errors: readonly VcProblem[];
 }
 

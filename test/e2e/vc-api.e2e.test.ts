@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { useTestServer } from '../support/harness';
 import { request } from '../support/http';
-import { type VcApiTransport, type VcResult, expectProblem, graphqlVcApi, restVcApi } from '../support/vc-api-transports';
+import { type VcApiTransport, type VcResult, expectProblem, graphqlVcApi, namingIssuer, restVcApi } from '../support/vc-api-transports';
 import { addProof } from '../../src/vc/proofs';
 import { createKeySigner, didKeyIdentity, generateSigningKeyPair } from '../../src/vc/signers/key-signer';
 import type { ProofSigner, SigningKeyType } from '../../src/vc/ports';
@@ -27,6 +27,8 @@ const credential = (id = `urn:uuid:${randomUUID()}`): Json => ({
 });
 
 const withoutId = ({ id: _id, ...rest }: Json): Json => rest;
+/** Status entries are added only when asked for (VC-API options.credentialStatus). */
+const REVOCABLE = { credentialStatus: { type: 'BitstringStatusListEntry', statusPurpose: 'revocation' } };
 
 function ok<T>(o: { ok: true; data: T } | { ok: false; status: number; code?: string }): T {
   if (!o.ok) throw new Error(`expected success, got ${o.status} ${o.code}`);
@@ -55,12 +57,12 @@ describe.each([['REST'], ['GraphQL']])('VC-API through %s', (name) => {
   let k: Awaited<ReturnType<typeof keys>>;
 
   beforeAll(async () => {
-    t = name === 'REST' ? restVcApi(server) : graphqlVcApi(server);
+    t = namingIssuer(name === 'REST' ? restVcApi(server) : graphqlVcApi(server));
     k = await keys();
   });
 
-  test('the default instance issues eddsa-rdfc-2022 with a revocation entry; the credential verifies', async () => {
-    const { verifiableCredential: vc } = ok(await t.issue(k.issuer, { credential: credential() }));
+  test('the default instance issues eddsa-rdfc-2022 with a revocation entry when asked; the credential verifies', async () => {
+    const { verifiableCredential: vc } = ok(await t.issue(k.issuer, { credential: credential(), options: REVOCABLE }));
     expect(vc['issuer']).toMatch(/^did:key:z6Mk/);
     expect(vc['proof']).toMatchObject({ type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022', proofPurpose: 'assertionMethod' });
     expect(vc['credentialStatus']).toMatchObject({ type: 'BitstringStatusListEntry', statusPurpose: 'revocation' });
@@ -83,7 +85,7 @@ describe.each([['REST'], ['GraphQL']])('VC-API through %s', (name) => {
     expect(inst).toMatchObject({ cryptosuite, keyType, default: false, issueEndpoint: `/vc-api/issuers/${inst.id}/credentials/issue` });
     expect(inst.issuer).toMatch(keyType === 'Ed25519' ? /^did:key:z6Mk/ : keyType === 'P-256' ? /^did:key:zDn/ : /^did:key:z82/);
     const id = `urn:uuid:${randomUUID()}`;
-    const { verifiableCredential: vc } = ok(await t.issue(k.issuer, { credential: credential(id) }, inst.id));
+    const { verifiableCredential: vc } = ok(await t.issue(k.issuer, { credential: credential(id), options: REVOCABLE }, inst.id));
     if (cryptosuite === 'vc+jwt') expect(vc['type']).toBe('EnvelopedVerifiableCredential');
     else expect(vc['issuer']).toBe(inst.issuer);
     expect(ok(await t.verify(k.verifier, { verifiableCredential: vc })).verified).toBe(true);
@@ -111,7 +113,7 @@ describe.each([['REST'], ['GraphQL']])('VC-API through %s', (name) => {
 
   test('revocation is idempotent, cannot be undone, and another tenant cannot revoke', async () => {
     const id = `urn:uuid:${randomUUID()}`;
-    const { verifiableCredential: vc } = ok(await t.issue(k.issuer, { credential: credential(id) }));
+    const { verifiableCredential: vc } = ok(await t.issue(k.issuer, { credential: credential(id), options: REVOCABLE }));
     const foreignRevoke = await t.updateStatus(k.other, { credentialId: id, statusPurpose: 'revocation', status: true });
     expect(foreignRevoke).toMatchObject({ ok: false, status: 404 });
     expect(ok(await t.verify(k.verifier, { verifiableCredential: vc })).verified).toBe(true);
@@ -153,16 +155,16 @@ describe.each([['REST'], ['GraphQL']])('VC-API through %s', (name) => {
     expect(await t.createIssuer(k.issuer, { cryptosuite: 'bbs-2023' })).toMatchObject({ ok: false, status: 400 });
     expect(await t.createIssuer(k.issuer, { cryptosuite: 'eddsa-rdfc-2022', keyType: 'P-384' })).toMatchObject({ ok: false, status: 400 });
     expect(await t.issue(k.issuer, { credential: credential() }, randomUUID())).toMatchObject({ ok: false, status: 404 });
-    // An id is issued once per tenant.
+    // An id gets status entries once per tenant (its entries are how /credentials/status finds it).
     const id = `urn:uuid:${randomUUID()}`;
-    ok(await t.issue(k.issuer, { credential: credential(id) }));
-    expect(await t.issue(k.issuer, { credential: credential(id) })).toMatchObject({ ok: false, status: 409 });
+    ok(await t.issue(k.issuer, { credential: credential(id), options: REVOCABLE }));
+    expect(await t.issue(k.issuer, { credential: credential(id), options: REVOCABLE })).toMatchObject({ ok: false, status: 409 });
     // Scopes: a verifier key does not issue, an issuer key does not verify.
     expect(await t.issue(k.verifier, { credential: credential() })).toMatchObject({ ok: false, status: 403 });
   });
 
   test("a foreign did:key issuer's credential verifies; each kind of tampering fails", async () => {
-    const { verifiableCredential: ours } = ok(await t.issue(k.issuer, { credential: credential() }));
+    const { verifiableCredential: ours } = ok(await t.issue(k.issuer, { credential: credential(), options: REVOCABLE }));
     for (const keyType of ['Ed25519', 'P-256'] as const) {
       const f = foreign(keyType);
       const suite = keyType === 'Ed25519' ? 'eddsa-rdfc-2022' : 'ecdsa-rdfc-2019';
@@ -188,9 +190,9 @@ describe.each([['REST'], ['GraphQL']])('VC-API through %s', (name) => {
   });
 
   test("our credential's status entry moved to another of our lists does not verify", async () => {
-    const a = ok(await t.issue(k.issuer, { credential: credential() })).verifiableCredential;
+    const a = ok(await t.issue(k.issuer, { credential: credential(), options: REVOCABLE })).verifiableCredential;
     const inst = ok(await t.createIssuer(k.issuer, { cryptosuite: 'eddsa-rdfc-2022' }));
-    const b = ok(await t.issue(k.issuer, { credential: credential() }, inst.id)).verifiableCredential;
+    const b = ok(await t.issue(k.issuer, { credential: credential(), options: REVOCABLE }, inst.id)).verifiableCredential;
     const moved = { ...a, credentialStatus: b['credentialStatus'] };
     expect(ok(await t.verify(k.verifier, { verifiableCredential: moved })).verified).toBe(false);
   });
@@ -231,9 +233,9 @@ describe.each([['REST'], ['GraphQL']])('VC-API through %s', (name) => {
 describe('VC-API REST specifics', () => {
   test('the status list is public, signed, cached with ETag, and re-signed when a bit changes', async () => {
     const k = await keys();
-    const t = restVcApi(server);
+    const t = namingIssuer(restVcApi(server));
     const id = `urn:uuid:${randomUUID()}`;
-    const { verifiableCredential: vc } = ok(await t.issue(k.issuer, { credential: credential(id) }));
+    const { verifiableCredential: vc } = ok(await t.issue(k.issuer, { credential: credential(id), options: REVOCABLE }));
     const path = new URL(vc['credentialStatus'].statusListCredential as string).pathname;
     expect(path).toMatch(/^\/vc-api\/status-lists\/[0-9a-f-]{36}$/);
     const first = await request(server.baseUrl, 'GET', path);
@@ -272,7 +274,7 @@ describe('VC-API REST specifics', () => {
 
   test('a credential that does not verify is a 422 problem carrying the result', async () => {
     const k = await keys();
-    const t = restVcApi(server);
+    const t = namingIssuer(restVcApi(server));
     const { verifiableCredential: vc } = ok(await t.issue(k.issuer, { credential: credential() }));
     const res = await request(server.baseUrl, 'POST', '/vc-api/credentials/verify', { headers: { 'X-API-Key': k.verifier }, body: { verifiableCredential: { ...vc, credentialSubject: { name: 'Mallory' } } } });
     expect(res.status).toBe(422);

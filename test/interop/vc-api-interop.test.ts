@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import type { Server as HttpServer } from 'node:http';
 import { useTestServer } from '../support/harness';
-import { type VcApiTransport, graphqlVcApi, restVcApi } from '../support/vc-api-transports';
+import { type VcApiTransport, graphqlVcApi, namingIssuer, restVcApi } from '../support/vc-api-transports';
 import { dbSign, dbVerifyWithStatus } from '../support/vc/digitalbazaar';
 import { startVeramo, type VeramoProcess } from '../support/vc/veramo-process';
 
@@ -64,6 +64,7 @@ const SUITES = [
   { cryptosuite: 'Ed25519Signature2020', keyType: 'Ed25519' },
 ] as const;
 const VERSIONS = ['1.1', '2.0'] as const;
+const REVOCABLE = { credentialStatus: { type: 'BitstringStatusListEntry', statusPurpose: 'revocation' } };
 
 describe('Credgate issues through the VC-API, Digital Bazaar verifies (status list fetched over HTTP)', () => {
   let issuerKey: string;
@@ -71,7 +72,8 @@ describe('Credgate issues through the VC-API, Digital Bazaar verifies (status li
   const instances = new Map<string, string>();
   beforeAll(async () => {
     issuerKey = await server.apiKey(`interop-${randomUUID().slice(0, 8)}`, ['issuer']);
-    t = restVcApi(server);
+    // The credential names its issuer (the instance's DID); status entries are asked for.
+    t = namingIssuer(restVcApi(server));
   });
 
   async function instanceFor(cryptosuite: string, keyType: string): Promise<string> {
@@ -81,7 +83,7 @@ describe('Credgate issues through the VC-API, Digital Bazaar verifies (status li
   }
 
   test.each(VERSIONS)('the default instance (POST /vc-api/credentials/issue), VCDM %s', async (version) => {
-    const { verifiableCredential: vc } = ok(await t.issue(issuerKey, { credential: unsigned(version) }));
+    const { verifiableCredential: vc } = ok(await t.issue(issuerKey, { credential: unsigned(version), options: REVOCABLE }));
     expect(vc['proof']).toMatchObject({ type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022' });
     const result = await dbVerifyWithStatus(vc, [publicUrl()]);
     expect(result).toEqual({ verified: true, errors: [], status: [{ purpose: 'revocation', status: false }] });
@@ -92,7 +94,7 @@ describe('Credgate issues through the VC-API, Digital Bazaar verifies (status li
     async ({ cryptosuite, keyType, version }) => {
       const id = await instanceFor(cryptosuite, keyType);
       const credential = unsigned(version);
-      const { verifiableCredential: vc } = ok(await t.issue(issuerKey, { credential }, id));
+      const { verifiableCredential: vc } = ok(await t.issue(issuerKey, { credential, options: REVOCABLE }, id));
       expect(JSON.stringify(vc['proof'])).toContain(cryptosuite);
       const statusUrl = vc['credentialStatus'].statusListCredential as string;
       expect(statusUrl.startsWith(`${publicUrl()}/vc-api/status-lists/`)).toBe(true);

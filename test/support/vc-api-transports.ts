@@ -103,3 +103,29 @@ export function graphqlVcApi(server: Endpoint): VcApiTransport {
 }
 
 export const vcTransports = (server: Endpoint): VcApiTransport[] => [restVcApi(server), graphqlVcApi(server)];
+
+/**
+ * A VC-API credential names its issuer: the DID of the instance that signs it. For scenarios about
+ * something else, this fills `credential.issuer` in when the test left it out — the default
+ * instance's DID (GET /issuers creates the default) or the named instance's. A key that may not
+ * list instances, or an unknown instance, goes through unchanged, so the service's answer is seen.
+ */
+export function namingIssuer(t: VcApiTransport): VcApiTransport {
+  const dids = new Map<string, string>();
+  const didOf = async (key: string, issuerId?: string): Promise<string | undefined> => {
+    const slot = `${key}|${issuerId ?? ''}`;
+    if (!dids.has(slot)) {
+      const listed = await t.listIssuers(key);
+      const found = listed.ok ? listed.data.find((i) => (issuerId === undefined ? i.default : i.id === issuerId)) : undefined;
+      if (found) dids.set(slot, found.issuer);
+    }
+    return dids.get(slot);
+  };
+  return {
+    ...t,
+    issue: async (key, body, issuerId) => {
+      const did = body.credential['issuer'] === undefined ? await didOf(key, issuerId) : undefined;
+      return t.issue(key, did === undefined ? body : { ...body, credential: { ...body.credential, issuer: did } }, issuerId);
+    },
+  };
+}

@@ -7,7 +7,7 @@ export interface IssueOptions {
   readonly challenge?: string;
   readonly domain?: string;
   readonly credentialId?: string;
-  /** Undefined: the default (one revocation entry when the credential can be referred to). */
+  /** The status entries asked for (VC-API `options.credentialStatus`); undefined or [] means none. */
   readonly statusPurposes?: readonly VcStatusPurpose[];
 }
 
@@ -28,7 +28,8 @@ function statusPurposes(value: unknown): VcStatusPurpose[] {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) return bad(field, 'must be an object { type: "BitstringStatusListEntry", statusPurpose }');
     const o = item as Record<string, unknown>;
     if (typeof o['type'] !== 'string' || !ENTRY_TYPES.has(o['type'])) return bad(`${field}.type`, 'must be BitstringStatusListEntry');
-    const purpose = o['statusPurpose'];
+    // `{ type }` alone is how VC-API clients ask for "a status entry": the purpose every list has.
+    const purpose = o['statusPurpose'] ?? 'revocation';
     if (typeof purpose !== 'string' || !(VC_STATUS_PURPOSES as readonly string[]).includes(purpose)) return bad(`${field}.statusPurpose`, `must be one of ${VC_STATUS_PURPOSES.join(', ')}`);
     if (out.includes(purpose as VcStatusPurpose)) return bad(`${field}.statusPurpose`, 'is given twice');
     out.push(purpose as VcStatusPurpose);

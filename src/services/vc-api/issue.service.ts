@@ -4,7 +4,7 @@ import type { Actor } from '../../domain/tenancy/actor';
 import type { VcIssuerRecord, VcStatusPurpose, VcStatusRepository } from '../../domain/vc-issuers';
 import { addProof } from '../../vc/proofs';
 import { envelopeJwtCredential, issueJwtCredential } from '../../vc/jwt';
-import { credentialVersion, prepareCredentialForIssuance } from '../../vc/model';
+import { checkIssuableCredential, credentialVersion, isJsonObject, prepareCredentialForIssuance } from '../../vc/model';
 import type { JsonObject, ProofSigner } from '../../vc/ports';
 import type { VcIssuersService } from './issuers.service';
 import { type IssueOptions, parseIssueOptions } from './issue-options';
@@ -21,15 +21,14 @@ export type IssuerSelector = { readonly kind: 'default' } | { readonly kind: 'in
 
 /** VCDM 1.1 has no BitstringStatusListEntry term; its own context defines it. */
 const STATUS_CONTEXT = 'https://www.w3.org/ns/credentials/status/v1';
-/** Any well-formed did:key: checks a credential before the default instance (and its DID) exists. */
-const PROBE_ISSUER = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 
 /**
- * Issuance through the VC-API. Status: unless the caller says otherwise (`options.credentialStatus`,
- * one entry per purpose, or `[]` for none), a credential that can be referred to (`credential.id`
- * or `options.credentialId`) gets one revocation entry; one that cannot gets none, since nobody
- * could ever revoke it. A credential that already carries `credentialStatus` keeps the caller's
- * and gets none of ours.
+ * Issuance through the VC-API. Status entries are added only when the caller asks for them
+ * (`options.credentialStatus`, one entry per purpose), as the VC-API has it: a credential asked
+ * for without one is signed exactly as given, so any verifier's document loader can read it (a
+ * VCDM 1.1 credential with an entry needs the status/v1 context, which many loaders lack). An
+ * entry needs a credential that can be referred to (`credential.id` or `options.credentialId`),
+ * and a credential that already carries `credentialStatus` keeps the caller's.
  */
 export class VcIssueService {
   constructor(
@@ -43,9 +42,11 @@ export class VcIssueService {
     const options = parseIssueOptions(input.options);
     const now = this.clock.now();
     let issuer = selector.kind === 'default' ? await this.issuers.existingDefault(actor) : await this.issuers.get(actor, selector.id);
+    requireNamedIssuer(input.credential as JsonObject);
     if (!issuer) {
-      // The default instance is created on first use, but not by a request that would be refused anyway.
-      prepareCredentialForIssuance(input.credential as JsonObject, { issuer: PROBE_ISSUER, now });
+      // The default instance is created on first use, but not by a request that would be refused
+      // for its shape anyway; a well-formed one then learns the new instance's DID from the refusal.
+      checkIssuableCredential(input.credential as JsonObject, now);
       issuer = await this.issuers.defaultFor(actor);
     }
     if (issuer.cryptosuite === 'vc+jwt') {
@@ -77,7 +78,7 @@ export class VcIssueService {
       }
       return options.statusPurposes;
     }
-    return own || credentialId === undefined ? [] : ['revocation'];
+    return [];
   }
 
   /** Adds the instance's proof, or issues a VC-JOSE-COSE JWT and returns it enveloped. */
@@ -96,6 +97,17 @@ export class VcIssueService {
       if (e instanceof AppError) throw e;
       throw invalidInput(`the credential cannot be secured with ${issuer.cryptosuite}: ${e instanceof Error ? e.message : String(e)}`);
     }
+  }
+}
+
+/**
+ * The VC-API caller names the issuer it addresses (the VC-API issuer conformance suite refuses an
+ * issuer that fills one in): a client never signs as an instance it did not name.
+ */
+function requireNamedIssuer(credential: JsonObject): void {
+  const named = isJsonObject(credential) ? credential['issuer'] : undefined;
+  if (named === undefined || (isJsonObject(named) && named['id'] === undefined)) {
+    throw invalidInput('credential.issuer is required: the DID of the issuer instance (GET /issuers lists them)', [{ field: 'credential.issuer', message: 'required' }]);
   }
 }
 

@@ -40,7 +40,13 @@ export class VcIssuersService {
     return this.view(await this.newInstance(actor.tenantId, suite, keyType, false));
   }
 
+  /**
+   * The tenant's instances, oldest first. The default instance is created here if it does not
+   * exist yet: a credential must name its issuer, so this is how a client learns the DID the
+   * default instance (POST /credentials/issue) signs as.
+   */
   async list(actor: Actor): Promise<VcIssuerView[]> {
+    await this.defaultFor(actor);
     return (await this.repo.listByTenant(actor.tenantId)).map((r) => this.view(r));
   }
 

@@ -13,3 +13,4 @@ export {
   packageRoot,
   publishedContext,
 } from './published-contexts';
+export { CREDENTIALS_EXAMPLES_V2_CONTEXT, CREDENTIALS_EXAMPLES_V2_URL } from './examples-v2';

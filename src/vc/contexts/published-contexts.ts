@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { CREDENTIALS_EXAMPLES_V2_CONTEXT, CREDENTIALS_EXAMPLES_V2_URL } from './examples-v2';
 
 /**
  * JSON-LD contexts read from the published npm packages that ship them (their `contexts/*.jsonld`),
@@ -76,8 +77,14 @@ function load(source: PublishedContext): unknown {
   return JSON.parse(readFileSync(join(packageRoot(source.packageName), source.file), 'utf8')) as unknown;
 }
 
-/** URL -> context document, as the packages ship them. */
-export const PUBLISHED_CONTEXTS: ReadonlyMap<string, unknown> = new Map(PUBLISHED_CONTEXT_SOURCES.map((s) => [s.url, load(s)]));
+/**
+ * URL -> context document: as the packages ship them, plus the one published context no package
+ * ships (examples/v2, committed in examples-v2.ts with its source).
+ */
+export const PUBLISHED_CONTEXTS: ReadonlyMap<string, unknown> = new Map<string, unknown>([
+  ...PUBLISHED_CONTEXT_SOURCES.map((s): [string, unknown] => [s.url, load(s)]),
+  [CREDENTIALS_EXAMPLES_V2_URL, structuredClone(CREDENTIALS_EXAMPLES_V2_CONTEXT)],
+]);
 
 /** A published context by URL; throws if the URL is not one of the published contexts above. */
 export function publishedContext(url: string): unknown {

@@ -2,7 +2,7 @@
 export { credentialVersion } from './version';
 export { checkCredentialShape, checkPresentationShape } from './shape';
 export { checkValidityPeriod } from './validity';
-export { dateTimeStampOf, prepareCredentialForIssuance } from './issuance';
+export { checkIssuableCredential, dateTimeStampOf, prepareCredentialForIssuance } from './issuance';
 export {
   CREDENTIALS_V1_CONTEXT,
   CREDENTIALS_V2_CONTEXT,

@@ -1,4 +1,5 @@
 import type { JsonObject, VcProblem } from '../ports';
+import { checkNamesAndDescriptions, checkRelatedResources, checkTypedMember, TYPED_MEMBERS } from './resources';
 import { credentialVersion } from './version';
 import {
   asList,
@@ -34,7 +35,8 @@ function checkContext(doc: JsonObject, version: VcVersion | undefined): VcProble
   const entries = asList(context);
   // Both versions allow inline context objects after the base URL (VCDM 1.1 §4.1, VCDM 2.0 §4.3);
   // the base contexts are @protected, so an inline object cannot redefine their terms.
-  const bad = entries.findIndex((c, i) => !(typeof c === 'string' || (i > 0 && isJsonObject(c))));
+  // A string entry is a context URL (VCDM 2.0 §4.3): anything else could never be loaded.
+  const bad = entries.findIndex((c, i) => !(isUrl(c) || (i > 0 && isJsonObject(c))));
   if (bad >= 0) return [malformed('@context entries must each be a URL or a context object', `@context[${bad}]`)];
   const other = version === '1.1' ? CREDENTIALS_V2_CONTEXT : CREDENTIALS_V1_CONTEXT;
   if (entries.includes(other)) return [malformed(`@context must not mix the VCDM 1.1 and 2.0 base contexts`)];
@@ -134,6 +136,8 @@ export function checkCredentialShape(vc: unknown): VcProblem[] {
   // 1.1 §4.9: a status must be dereferenceable, so it names its id; 2.0 §4.10 makes the id optional.
   problems.push(...checkTypedEntries(vc, 'credentialStatus', version === '1.1'));
   problems.push(...checkTypedEntries(vc, 'credentialSchema', true));
+  for (const member of TYPED_MEMBERS) problems.push(...checkTypedMember(vc, member));
+  problems.push(...checkRelatedResources(vc), ...checkNamesAndDescriptions(vc));
   if (version !== undefined) problems.push(...checkDates(vc, version));
   return problems;
 }

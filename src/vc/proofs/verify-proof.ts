@@ -25,7 +25,12 @@ const NOT_FOUND_CODES = new Set(['INVALID_DID', 'DID_NOT_FOUND', 'UNSUPPORTED_DI
 const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
 
-type Outcome = { suite?: string; verificationMethod?: string; problems: VcProblem[] };
+type Outcome = { suite?: string; verificationMethod?: string; controller?: string; problems: VcProblem[] };
+
+/** What dereferencing a proof's method found out, beyond its key: the controller it names. */
+interface Found {
+  controller?: string;
+}
 
 interface Binding {
   readonly keyFamilies: readonly KeyFamily[];
@@ -66,10 +71,10 @@ function checkChallengeAndDomain(proof: JsonObject, options: ProofVerifyOptions,
 }
 
 /** Dereferences and binds the method: found, the one named, controlled as expected, authorized for the purpose, a key the suite can use. */
-async function boundKey(vm: string, binding: Binding, options: ProofVerifyOptions, out: VcProblem[]): Promise<MethodKey | undefined> {
-  let found: DereferencedMethod;
+async function boundKey(vm: string, binding: Binding, options: ProofVerifyOptions, out: VcProblem[], found: Found): Promise<MethodKey | undefined> {
+  let dereferenced: DereferencedMethod;
   try {
-    found = await options.resolver.dereferenceMethod(vm);
+    dereferenced = await options.resolver.dereferenceMethod(vm);
   } catch (error) {
     if (isAppError(error) && NOT_FOUND_CODES.has(error.code)) {
       out.push(problem(P.VERIFICATION_METHOD_NOT_FOUND, error.message));
@@ -77,15 +82,18 @@ async function boundKey(vm: string, binding: Binding, options: ProofVerifyOption
     }
     throw error;
   }
-  const { method, controllerDocument } = found;
+  const { method, controllerDocument } = dereferenced;
   const impliedDidKey = vm.startsWith('did:key:') && !vm.includes('#') && method.controller === vm;
   if (method.id !== vm && !impliedDidKey) {
     out.push(problem(P.VERIFICATION_METHOD_NOT_FOUND, 'the resolver answered with another method'));
     return undefined;
   }
   if (method.controller !== controllerDocument.id) out.push(problem(P.CONTROLLER_MISMATCH, 'the method is not controlled by the document that lists it'));
-  else if (options.expectedController !== undefined && method.controller !== options.expectedController) {
-    out.push(problem(P.CONTROLLER_MISMATCH, `expected ${options.expectedController}`));
+  else {
+    found.controller = method.controller;
+    if (options.expectedController !== undefined && method.controller !== options.expectedController) {
+      out.push(problem(P.CONTROLLER_MISMATCH, `expected ${options.expectedController}`));
+    }
   }
   if (!authorizedFor(controllerDocument, method, options.expectedProofPurpose)) {
     out.push(problem(P.VERIFICATION_METHOD_NOT_AUTHORIZED, `not listed under ${options.expectedProofPurpose}`));
@@ -129,7 +137,7 @@ function canonFailure(error: unknown, out: VcProblem[]): void {
   throw error;
 }
 
-async function verifyDataIntegrity(document: JsonObject, all: JsonObject[], proof: JsonObject, suite: DataIntegritySuite, options: ProofVerifyOptions, env: ProofEnvironment): Promise<VcProblem[]> {
+async function verifyDataIntegrity(document: JsonObject, all: JsonObject[], proof: JsonObject, suite: DataIntegritySuite, options: ProofVerifyOptions, env: ProofEnvironment, found: Found): Promise<VcProblem[]> {
   const out: VcProblem[] = [];
   const signature = decodeProofValue(proof.proofValue);
   if (!signature) return [problem(P.MALFORMED_PROOF, 'proofValue must be multibase base58btc (z...)')];
@@ -139,7 +147,7 @@ async function verifyDataIntegrity(document: JsonObject, all: JsonObject[], proo
   if (suite.canonicalization === 'jcs' && proof['@context'] !== undefined && !isDeepStrictEqual(proof['@context'], document['@context'])) {
     out.push(problem(P.PROOF_CONTEXT_MISMATCH));
   }
-  const key = await boundKey(proof.verificationMethod as string, suite, options, out);
+  const key = await boundKey(proof.verificationMethod as string, suite, options, out, found);
   const unsecured = unsecuredFor(document, all, proof, out);
   if (!key || !unsecured) return out;
   const { proofValue: _value, ...proofConfig } = proof;
@@ -152,7 +160,7 @@ async function verifyDataIntegrity(document: JsonObject, all: JsonObject[], proo
   return out;
 }
 
-async function verifyLegacy(document: JsonObject, all: JsonObject[], proof: JsonObject, vm: string, type: keyof typeof LEGACY_SUITES, options: ProofVerifyOptions, env: ProofEnvironment): Promise<VcProblem[]> {
+async function verifyLegacy(document: JsonObject, all: JsonObject[], proof: JsonObject, vm: string, type: keyof typeof LEGACY_SUITES, options: ProofVerifyOptions, env: ProofEnvironment, found: Found): Promise<VcProblem[]> {
   const { proof: _all, ...unsecured } = document;
   const single = { ...unsecured, proof };
   if (type === 'Ed25519Signature2018') {
@@ -160,7 +168,7 @@ async function verifyLegacy(document: JsonObject, all: JsonObject[], proof: Json
     const familyA = isFamilyAProof(proof) ? prepareFamilyA(document, proof, all.length) : undefined;
     if (familyA && !familyA.covered) return familyA.problems;
     const out: VcProblem[] = [];
-    const key = await boundKey(vm, LEGACY_SUITES[type], options, out);
+    const key = await boundKey(vm, LEGACY_SUITES[type], options, out, found);
     if (!key) return out;
     try {
       const result = await verifyEd25519Signature2018(familyA?.covered ?? single, { publicKey: key.publicKey, documentLoader: loaderOf(env), ...(familyA ? { base: familyA.base } : {}) });
@@ -172,14 +180,14 @@ async function verifyLegacy(document: JsonObject, all: JsonObject[], proof: Json
   }
   if (isSeedStatusListProof(single, proof)) {
     const out: VcProblem[] = [];
-    const key = await boundKey(vm, LEGACY_SUITES[type], options, out);
+    const key = await boundKey(vm, LEGACY_SUITES[type], options, out, found);
     if (key && !verifySeedStatusList(single, proof, key.publicKey)) out.push(problem(P.PROOF_VERIFICATION_ERROR));
     return out;
   }
   // The seed's selective-disclosure proof: the signature covers salted digests, and every shown value must match one.
   const out = familyBProblems(single, proof);
   if (out.some((p) => p.type === P.UNSUPPORTED_PROOF_SUITE)) return out;
-  const key = await boundKey(vm, LEGACY_SUITES[type], options, out);
+  const key = await boundKey(vm, LEGACY_SUITES[type], options, out, found);
   if (!key) return out;
   if (!verifyFamilyBSignature(single, key.publicKey)) out.push(problem(P.PROOF_VERIFICATION_ERROR));
   else {
@@ -206,8 +214,9 @@ async function verifyOne(document: JsonObject, all: JsonObject[], proof: JsonObj
   }
   checkDates(proof, nowOf(env), problems);
   checkChallengeAndDomain(proof, options, problems);
-  const checked = suite ? await verifyDataIntegrity(document, all, proof, suite, options, env) : await verifyLegacy(document, all, proof, vm, legacy as keyof typeof LEGACY_SUITES, options, env);
-  return { suite: name, verificationMethod: vm, problems: [...problems, ...checked] };
+  const found: Found = {};
+  const checked = suite ? await verifyDataIntegrity(document, all, proof, suite, options, env, found) : await verifyLegacy(document, all, proof, vm, legacy as keyof typeof LEGACY_SUITES, options, env, found);
+  return { suite: name, verificationMethod: vm, ...(found.controller !== undefined ? { controller: found.controller } : {}), problems: [...problems, ...checked] };
 }
 
 /**
@@ -232,10 +241,12 @@ export async function verifyProof(document: JsonObject, options: ProofVerifyOpti
   const errors = outcomes.flatMap((o, i) => o.problems.map((p) => label(i, p)));
   const suites = [...new Set(outcomes.map((o) => o.suite).filter((s): s is string => s !== undefined))];
   const first = outcomes[0]?.verificationMethod;
+  const controllers = outcomes.map((o) => o.controller);
   return {
     verified: errors.length === 0,
     ...(suites.length > 0 ? { suite: suites.join(', ') } : {}),
     ...(first !== undefined ? { verificationMethod: first } : {}),
+    ...(controllers.every((c): c is string => c !== undefined) ? { controllers } : {}),
     errors,
   };
 }

@@ -31,15 +31,26 @@ test('the loser of a default-instance race gets the winner, and its unused seale
   expect(keys.map((k) => k.id)).toEqual([a.id]);
 });
 
-test('concurrent first issues of a new tenant share one default instance and leave no orphan key', async () => {
+test('concurrent first uses of a new tenant share one default instance and leave no orphan key', async () => {
   const slug = `race-${randomUUID().slice(0, 8)}`;
   const key = await server.apiKey(slug, ['issuer']);
-  const credential = () => ({ '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiableCredential'], credentialSubject: { id: 'did:example:s', name: 'A' } });
+  // A credential names its issuer, so a client's first use is listing the instances (which creates
+  // the default) or an issuance naming a DID it does not know yet (which creates it, then refuses).
+  const credential = () => ({ '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiableCredential'], issuer: 'did:example:not-yet-known', credentialSubject: { id: 'did:example:s', name: 'A' } });
+  const headers = { 'X-API-Key': key };
   const answers = await Promise.all(
-    Array.from({ length: 6 }, () => request(server.baseUrl, 'POST', '/vc-api/credentials/issue', { headers: { 'X-API-Key': key }, body: { credential: credential() } })),
+    Array.from({ length: 6 }, (_, i) =>
+      i % 2 === 0 ? request(server.baseUrl, 'GET', '/vc-api/issuers', { headers }) : request(server.baseUrl, 'POST', '/vc-api/credentials/issue', { headers, body: { credential: credential() } }),
+    ),
   );
-  expect(answers.map((r) => r.status)).toEqual(Array(6).fill(201));
-  expect(new Set(answers.map((r) => r.json.verifiableCredential.issuer)).size).toBe(1);
+  expect(answers.map((r) => r.status)).toEqual([200, 400, 200, 400, 200, 400]);
+  const listed = answers.filter((r) => r.status === 200).map((r) => r.json as { issuer: string; default: boolean }[]);
+  expect(listed.every((l) => l.length === 1 && l[0]!.default)).toBe(true);
+  const did = listed[0]![0]!.issuer;
+  expect(new Set(listed.map((l) => l[0]!.issuer))).toEqual(new Set([did]));
+  const issued = await request(server.baseUrl, 'POST', '/vc-api/credentials/issue', { headers, body: { credential: { ...credential(), issuer: did } } });
+  expect(issued.status).toBe(201);
+  expect(issued.json.verifiableCredential.issuer).toBe(did);
   const tenant = await server.app.db.prisma.tenant.findUniqueOrThrow({ where: { slug } });
   const issuers = await server.app.db.prisma.vcIssuer.findMany({ where: { tenantId: tenant.id } });
   expect(issuers).toHaveLength(1);
