@@ -28,7 +28,11 @@ export interface ArchiveHeader {
   readonly tenant: string;
   readonly createdAt: string;
   readonly kdf: KdfParams;
-  /** The exporting deployment's ledger key (base64 Ed25519): the archived signed heads verify under it. */
+  /**
+   * The exporting deployment's ledger key (base64 Ed25519), for the record only: whoever holds the
+   * passphrase can rewrite it, so import takes the key from `--source-log-key` and refuses an
+   * archive whose header names another.
+   */
   readonly ledgerPublicKey: string;
 }
 
@@ -93,8 +97,11 @@ export function passphraseFrom(envName: string): string {
 /** Tables of a tenant, parents first; `sealed` columns hold envelopes re-sealed for the archive. */
 export interface ArchiveTable {
   readonly name: string;
+  /** The tenant's rows of the table, `$1` being the tenant id (export reads them; import checks references with it). */
   readonly where: string;
   readonly order: string;
+  /** How a row names its tenant: the tenant row itself, its `tenant_id`, or its `log_seq` (a log of the tenant). */
+  readonly owner: 'self' | 'tenant' | 'log';
   readonly sealed?: { readonly column: string; readonly kekColumn?: string };
 }
 
@@ -102,17 +109,38 @@ const OF_TENANT = 'tenant_id = $1';
 const OF_TENANT_LOGS = 'log_seq IN (SELECT seq FROM ledger_logs WHERE tenant_id = $1)';
 
 export const ARCHIVE_TABLES: readonly ArchiveTable[] = [
-  { name: 'tenants', where: 'id = $1', order: 'id' },
-  { name: 'api_keys', where: OF_TENANT, order: 'id' },
-  { name: 'managed_keys', where: OF_TENANT, order: 'id', sealed: { column: 'encrypted_private_key', kekColumn: 'kek_id' } },
-  { name: 'dids', where: OF_TENANT, order: 'id' },
-  { name: 'ledger_logs', where: OF_TENANT, order: 'seq' },
-  { name: 'ledger_leaves', where: OF_TENANT_LOGS, order: 'log_seq, index' },
-  { name: 'ledger_nodes', where: OF_TENANT_LOGS, order: 'log_seq, level, index' },
-  { name: 'ledger_heads', where: OF_TENANT_LOGS, order: 'log_seq, tree_size' },
-  { name: 'credential_schemas', where: OF_TENANT, order: 'id' },
-  { name: 'issued_credentials', where: OF_TENANT, order: 'id', sealed: { column: 'sealed_subject' } },
-  { name: 'vc_templates', where: OF_TENANT, order: 'id' },
-  { name: 'status_lists', where: OF_TENANT, order: 'id' },
-  { name: 'credentials', where: OF_TENANT, order: 'id' },
+  { name: 'tenants', where: 'id = $1', order: 'id', owner: 'self' },
+  { name: 'api_keys', where: OF_TENANT, order: 'id', owner: 'tenant' },
+  { name: 'managed_keys', where: OF_TENANT, order: 'id', owner: 'tenant', sealed: { column: 'encrypted_private_key', kekColumn: 'kek_id' } },
+  { name: 'dids', where: OF_TENANT, order: 'id', owner: 'tenant' },
+  { name: 'ledger_logs', where: OF_TENANT, order: 'seq', owner: 'tenant' },
+  { name: 'ledger_leaves', where: OF_TENANT_LOGS, order: 'log_seq, index', owner: 'log' },
+  { name: 'ledger_nodes', where: OF_TENANT_LOGS, order: 'log_seq, level, index', owner: 'log' },
+  { name: 'ledger_heads', where: OF_TENANT_LOGS, order: 'log_seq, tree_size', owner: 'log' },
+  { name: 'credential_schemas', where: OF_TENANT, order: 'id', owner: 'tenant' },
+  { name: 'issued_credentials', where: OF_TENANT, order: 'id', owner: 'tenant', sealed: { column: 'sealed_subject' } },
+  { name: 'vc_templates', where: OF_TENANT, order: 'id', owner: 'tenant' },
+  { name: 'status_lists', where: OF_TENANT, order: 'id', owner: 'tenant' },
+  { name: 'credentials', where: OF_TENANT, order: 'id', owner: 'tenant' },
+];
+
+/**
+ * References the schema does not declare as foreign keys, so the catalogue cannot list them: a
+ * DID's three log ids (`0.0.<seq>`: issuance appends to its topic), the tenant's Family A issuer
+ * DID, a superseded credential's successor. `parent` is an SQL expression over the parent alias
+ * `p` that must equal the child's column. Import checks them beside the declared foreign keys.
+ */
+export interface SoftReference {
+  readonly table: string;
+  readonly column: string;
+  readonly parent: string;
+  readonly parentKey: string;
+}
+
+export const SOFT_REFERENCES: readonly SoftReference[] = [
+  { table: 'dids', column: 'ledger_file_id', parent: 'ledger_logs', parentKey: "'0.0.' || p.seq::text" },
+  { table: 'dids', column: 'topic_id', parent: 'ledger_logs', parentKey: "'0.0.' || p.seq::text" },
+  { table: 'dids', column: 'template_topic_id', parent: 'ledger_logs', parentKey: "'0.0.' || p.seq::text" },
+  { table: 'tenants', column: 'issuer_did_id', parent: 'dids', parentKey: 'p.id' },
+  { table: 'issued_credentials', column: 'superseded_by_id', parent: 'issued_credentials', parentKey: 'p.id' },
 ];

@@ -69,12 +69,7 @@ export async function verifyLedger(db: Database, seed: Uint8Array, witnesses: Re
     heads += headRows.length;
     // Roots are wanted at every size a head or a cosignature names.
     const wanted = new Set([...headRows.map((h) => Number(h.tree_size)), ...(cosignatures ?? []).filter((c) => c.log_seq === log.seq).map((c) => Number(c.tree_size))]);
-    const walked = await walkLeaves(db.sql, log.seq, size, chunk, wanted, report, progress);
-    const rootsAt = walked.rootsAt;
-    if (wanted.has(0)) rootsAt.set(0, EMPTY_ROOT);
-    const nodesSeen = walked.nodes;
-    const storedNodes = await db.sql.query<{ n: string }>('SELECT count(*)::text AS n FROM ledger_nodes WHERE log_seq = $1', [log.seq]);
-    if (Number(storedNodes[0]!.n) > nodesSeen) report(`${Number(storedNodes[0]!.n) - nodesSeen} stored node(s) are not produced by the leaves`);
+    const rootsAt = await checkLogTree(db.sql, log.seq, size, wanted, report, progress, chunk);
 
     const origin = await checkHeads(db, log.seq, size, headRows, rootsAt, publicKey, report);
     const mine = (cosignatures ?? []).filter((c) => c.log_seq === log.seq);
@@ -89,6 +84,27 @@ export async function verifyLedger(db: Database, seed: Uint8Array, witnesses: Re
   }
   progress.finish();
   return { logs: logs.length, leaves: totalLeaves, heads, problems, cosignatures: cosignatures === null ? null : { verified: cosigned, unchecked } };
+}
+
+/**
+ * Recomputes one log from its leaf rows: every node they produce must be stored with that hash and
+ * no other node stored; returns the root at each wanted size (0 included). Shared by `ledger
+ * verify` and `import`, which runs it inside its transaction on the rows it just wrote.
+ */
+export async function checkLogTree(
+  sql: SqlExecutor,
+  seq: string,
+  size: number,
+  wanted: ReadonlySet<number>,
+  report: (m: string) => void,
+  progress: Progress,
+  chunk = CHUNK,
+): Promise<Map<number, Uint8Array>> {
+  const walked = await walkLeaves(sql, seq, size, chunk, wanted, report, progress);
+  if (wanted.has(0)) walked.rootsAt.set(0, EMPTY_ROOT);
+  const storedNodes = await sql.query<{ n: string }>('SELECT count(*)::text AS n FROM ledger_nodes WHERE log_seq = $1', [seq]);
+  if (Number(storedNodes[0]!.n) > walked.nodes) report(`${Number(storedNodes[0]!.n) - walked.nodes} stored node(s) are not produced by the leaves`);
+  return walked.rootsAt;
 }
 
 /**

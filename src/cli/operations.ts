@@ -5,13 +5,25 @@ import { type KeyedDatabase, openKeyedDatabase, unlock } from './keyed-database'
 import { witnessKeys } from './ledger-cosignatures';
 import { verifyLedger } from './ledger-verify';
 import { rotateCommand } from './master-key-rotate';
-import { passphraseFrom } from './archive-format';
+import { ArchiveError, passphraseFrom } from './archive-format';
+import { type NoteVerifier, formatVerifierKey, parseVerifierKey, publicKeyOf } from '../domain/merkle';
+import { isAppError } from '../errors';
 import type { Parsed } from './parse';
 import { type Progress, progress } from './progress';
 import { exportTenant } from './tenant-export';
 import { importTenant } from './tenant-import';
 
 type Run = Extract<Parsed, { kind: 'run' }>;
+
+/** The exporter's log key as the service publishes it (`verifierKey` of GET /ledger/{logId}/checkpoint). */
+function sourceLogKeyOf(vkey: string): NoteVerifier {
+  try {
+    return parseVerifierKey(vkey);
+  } catch (e) {
+    if (isAppError(e)) throw new ArchiveError(`--source-log-key is not a log verifier key <name>+<id>+<key> (${e.message})`);
+    throw e;
+  }
+}
 
 /** Commands that work on the tables and keys directly, not through the services (see commands.ts). */
 export const TABLE_COMMANDS: ReadonlySet<string> = new Set(['master-key rotate', 'ledger verify', 'export', 'import']);
@@ -35,6 +47,7 @@ async function dispatch(k: KeyedDatabase, config: Config, name: string, values: 
     return 0;
   }
   const keys = await unlock(k, config);
+  const ledgerOrigin = `${new URL(config.publicUrl).host}/ledger`;
   switch (name) {
     case 'ledger verify': {
       // Witness keys: given here, or the ones the service is configured with (witness cosigning).
@@ -49,14 +62,17 @@ async function dispatch(k: KeyedDatabase, config: Config, name: string, values: 
     }
     case 'export': {
       const result = await exportTenant(k.db, keys, v('tenant'), passphraseFrom(v('passphrase-env')), v('out'), bar);
-      io.out(JSON.stringify({ exported: true, file: v('out'), ...result }));
+      // The importer needs this key from us, not from the archive (whoever has the passphrase can rewrite the archive).
+      const ledgerVerifierKey = formatVerifierKey(ledgerOrigin, publicKeyOf(keys.ledgerSeed));
+      io.out(JSON.stringify({ exported: true, file: v('out'), ...result, ledgerVerifierKey }));
+      io.note(`give the importer this log key by another channel than the archive: --source-log-key ${ledgerVerifierKey}`);
       return 0;
     }
     case 'import': {
-      const ledgerOrigin = `${new URL(config.publicUrl).host}/ledger`;
-      const result = await importTenant(k.db, { ...keys, ledgerOrigin }, v('in'), passphraseFrom(v('passphrase-env')), bar);
+      const sourceLogKey = sourceLogKeyOf(v('source-log-key'));
+      const result = await importTenant(k.db, { ...keys, ledgerOrigin }, v('in'), passphraseFrom(v('passphrase-env')), sourceLogKey, bar);
       io.out(JSON.stringify({ imported: true, ...result }));
-      io.note('signed heads were re-signed with this deployment\'s ledger key; run `credgate ledger verify` to check the imported logs');
+      io.note(`every log was recomputed from its leaves and its signed head checked under --source-log-key, then signed again with this deployment's ledger key`);
       return 0;
     }
     default:

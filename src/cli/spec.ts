@@ -108,6 +108,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       out: { value: 'FILE', help: 'the archive to write (JSON lines; refused if it exists)', required: true },
       'passphrase-env': { value: 'NAME', help: 'environment variable holding the passphrase private keys are re-sealed under', required: true },
     },
+    notes: ['', 'Prints the ledgerVerifierKey the importer must pass as --source-log-key; send it by another channel than the archive.'],
   },
   {
     name: 'import',
@@ -116,7 +117,18 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: {
       in: { value: 'FILE', help: 'the archive', required: true },
       'passphrase-env': { value: 'NAME', help: 'environment variable holding the passphrase given at export', required: true },
+      'source-log-key': {
+        value: 'VKEY',
+        help: "the exporting deployment's log verifier key <name>+<id>+<key> (export prints it; GET /ledger/{logId}/checkpoint shows it)",
+        required: true,
+      },
     },
+    notes: [
+      '',
+      'The log key is taken from you, never from the archive: whoever holds the passphrase could rewrite the archive and',
+      'name a key of their own. Every log is recomputed from its leaves, every signed head must verify under this key and',
+      'match, and every row must point into the imported tenant; otherwise nothing is imported. There is no mode without it.',
+    ],
   },
   {
     name: 'witness',

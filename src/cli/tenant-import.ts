@@ -2,14 +2,15 @@ import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Database } from '../db/database';
 import type { SqlExecutor } from '../db/sql-executor';
-import { base64ToBytes } from '../domain/encoding';
-import { formatCheckpoint, openCheckpoint, signNote } from '../domain/merkle';
+import { bytesToBase64 } from '../domain/encoding';
+import type { NoteVerifier } from '../domain/merkle';
 import { type Kek, type Keyring, open } from '../kms/envelope';
 import { sealManagedKey } from '../kms/key-custody';
 import { EnvelopeSecretBox } from '../kms/secret-box';
 import { sealedSubjectContext } from '../services/family-a/credentials.service';
 import { ARCHIVE_FORMAT, ARCHIVE_TABLES, ARCHIVE_VERSION, ArchiveError, type ArchiveHeader, LineMac, archiveAad, deriveArchiveKeys } from './archive-format';
-import { byteaOf } from './tenant-export';
+import { type ArchivedHead, type LedgerCheck, checkArchivedHead, checkImportedLogs } from './archive-ledger';
+import { checkReferences } from './archive-references';
 import type { Progress } from './progress';
 
 type Row = Record<string, unknown>;
@@ -24,7 +25,20 @@ export interface ImportTarget {
 export interface ImportResult {
   readonly tenant: string;
   readonly rows: Readonly<Record<string, number>>;
+  /** What was recomputed from the imported leaves before any head was signed again. */
+  readonly ledger: LedgerCheck;
 }
+
+interface ImportState {
+  tenantId: string | undefined;
+  readonly logs: Set<string>;
+  tableIndex: number;
+  /** Signed heads, one per log, held until their logs are recomputed (archive-ledger.ts). */
+  readonly heads: Map<string, ArchivedHead>;
+}
+
+/** `ledger_logs.seq` as the database prints it, so log ids compare as text. */
+const CANONICAL_SEQ = /^[1-9][0-9]{0,17}$/;
 
 const parseLine = (line: string, n: number): Row => {
   try {
@@ -40,10 +54,15 @@ const parseLine = (line: string, n: number): Row => {
  * Loads an archive in one transaction. Its MAC is checked as the lines stream in and compared at
  * the end line; a mismatch (or a missing end line) rolls everything back, so a tampered or cut-off
  * archive changes nothing. Sealed values are opened with the passphrase KEK and sealed again
- * under this database's master key; signed heads are checked under the exporter's log key, then
- * signed again with this deployment's (the roots are the same: `ledger verify` recomputes them).
+ * under this database's master key.
+ *
+ * The MAC only proves the archive was written by someone holding the passphrase, so nothing else
+ * in it is trusted: signed heads are checked under `sourceLogKey`, the exporter's log key taken
+ * out of band (an archive naming another key is refused), every log is recomputed from its leaves
+ * before its head is signed again with this deployment's key, and every reference of an imported
+ * row must point into the imported tenant. Any failure rolls the whole import back.
  */
-export async function importTenant(db: Database, target: ImportTarget, file: string, passphrase: string, bar: Progress): Promise<ImportResult> {
+export async function importTenant(db: Database, target: ImportTarget, file: string, passphrase: string, sourceLogKey: NoteVerifier, bar: Progress): Promise<ImportResult> {
   const size = statSync(file).size;
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   const it = lines[Symbol.asyncIterator]();
@@ -55,13 +74,16 @@ export async function importTenant(db: Database, target: ImportTarget, file: str
   const keys = deriveArchiveKeys(passphrase, header.kdf);
   const mac = new LineMac(keys.macKey);
   mac.add(first.value);
-  const exporterKey = base64ToBytes(String(header.ledgerPublicKey));
+  // Not a trust decision (the key given decides), but the clearest answer to a header rewritten with another key.
+  if (header.ledgerPublicKey !== bytesToBase64(sourceLogKey.publicKey)) {
+    throw new ArchiveError('the archive names another log key than --source-log-key: it was not exported by that deployment, or it was rewritten: nothing was imported');
+  }
   const rows: Record<string, number> = {};
   bar.start(`import ${String(header.tenant)}`, size);
   bar.done(Buffer.byteLength(first.value) + 1);
-  const state = { tenantId: undefined as string | undefined, logs: new Set<string>(), tableIndex: 0 };
+  const state: ImportState = { tenantId: undefined, logs: new Set<string>(), tableIndex: 0, heads: new Map() };
 
-  await db.sql.transaction(async (tx) => {
+  const ledger = await db.sql.transaction(async (tx) => {
     let ended = false;
     for (let r = await it.next(), n = 2; !r.done; r = await it.next(), n++) {
       const line = r.value;
@@ -79,29 +101,31 @@ export async function importTenant(db: Database, target: ImportTarget, file: str
       if (index < state.tableIndex) throw new ArchiveError(`line ${n}: table ${table} is out of order or unknown`);
       state.tableIndex = index;
       const row = obj['row'] as Row;
-      await insertRow(tx, state, target, keys.kek, exporterKey, table, row, n);
+      await insertRow(tx, state, target, keys.kek, sourceLogKey, table, row, n);
       rows[table] = (rows[table] ?? 0) + 1;
     }
     if (!ended) throw new ArchiveError('the archive is truncated (no end line): nothing was imported');
     if (!state.tenantId) throw new ArchiveError('the archive holds no tenant');
+    const checked = await checkImportedLogs(tx, state.tenantId, state.heads, target, bar, (row, n) => insert(tx, 'ledger_heads', row, n));
+    await checkReferences(tx, state.tenantId);
     // Log ids (0.0.<seq>) are kept, as DIDs and credentials name them: move the sequence past them.
     await tx.query("SELECT setval(pg_get_serial_sequence('ledger_logs', 'seq'), GREATEST((SELECT max(seq) FROM ledger_logs), 1))");
+    return checked;
   });
   bar.finish();
-  return { tenant: String(header.tenant), rows };
+  return { tenant: String(header.tenant), rows, ledger };
 }
 
-async function insertRow(
-  tx: SqlExecutor,
-  state: { tenantId: string | undefined; logs: Set<string> },
-  target: ImportTarget,
-  kek: Kek,
-  exporterKey: Uint8Array,
-  table: string,
-  row: Row,
-  n: number,
-): Promise<void> {
-  if (typeof row !== 'object' || row === null) throw new ArchiveError(`line ${n}: no row`);
+/** Whether a row names the imported tenant (or one of its logs) itself; a row that leaves it out is refused too. */
+function ownedByTenant(state: ImportState, table: string, row: Row): boolean {
+  const owner = ARCHIVE_TABLES.find((t) => t.name === table)?.owner;
+  if (owner === 'tenant') return row['tenant_id'] === state.tenantId;
+  if (owner === 'log') return state.logs.has(String(row['log_seq']));
+  return false;
+}
+
+async function insertRow(tx: SqlExecutor, state: ImportState, target: ImportTarget, kek: Kek, sourceLogKey: NoteVerifier, table: string, row: Row, n: number): Promise<void> {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) throw new ArchiveError(`line ${n}: no row`);
   if (table === 'tenants') {
     if (state.tenantId) throw new ArchiveError(`line ${n}: a second tenant`);
     const clash = await tx.query('SELECT 1 FROM tenants WHERE id = $1 OR slug = $2', [row['id'], row['slug']]);
@@ -109,13 +133,12 @@ async function insertRow(
     state.tenantId = String(row['id']);
   } else if (!state.tenantId) {
     throw new ArchiveError(`line ${n}: rows before the tenant`);
-  } else if ('tenant_id' in row && row['tenant_id'] !== state.tenantId) {
-    throw new ArchiveError(`line ${n}: a row of another tenant`);
-  } else if ('log_seq' in row && !state.logs.has(String(row['log_seq']))) {
-    throw new ArchiveError(`line ${n}: a ledger row of a log not in the archive`);
+  } else if (!ownedByTenant(state, table, row)) {
+    throw new ArchiveError(`line ${n}: a ${table} row that is not of the imported tenant (or of one of its logs): nothing was imported`);
   }
   if (table === 'ledger_logs') {
     const seq = String(row['seq']);
+    if (!CANONICAL_SEQ.test(seq)) throw new ArchiveError(`line ${n}: a ledger log without a valid number`);
     if ((await tx.query('SELECT 1 FROM ledger_logs WHERE seq = $1', [seq])).length > 0) {
       throw new ArchiveError(`ledger log 0.0.${seq} already exists in this database (log ids are kept on import): import into a fresh database`);
     }
@@ -123,7 +146,17 @@ async function insertRow(
   }
   if (table === 'managed_keys') resealManagedKey(target.keyring, kek, row);
   if (table === 'issued_credentials') resealSubject(target.keyring, kek, row);
-  if (table === 'ledger_heads') resignHead(target, exporterKey, row, n);
+  if (table === 'ledger_heads') {
+    const head = checkArchivedHead(row, n, sourceLogKey);
+    if (state.heads.has(head.logSeq)) throw new ArchiveError(`line ${n}: a second signed head of log 0.0.${head.logSeq}`);
+    // Written once its log is recomputed from the leaves, signed by this deployment (checkImportedLogs).
+    state.heads.set(head.logSeq, head);
+    return;
+  }
+  await insert(tx, table, row, n);
+}
+
+async function insert(tx: SqlExecutor, table: string, row: Row, n: number): Promise<void> {
   try {
     await tx.query(`INSERT INTO "${table}" SELECT * FROM jsonb_populate_record(NULL::"${table}", $1::jsonb)`, [JSON.stringify(row)]);
   } catch (e) {
@@ -161,17 +194,4 @@ function resealSubject(keyring: Keyring, kek: Kek, row: Row): void {
   } finally {
     plain.fill(0);
   }
-}
-
-function resignHead(target: ImportTarget, exporterKey: Uint8Array, row: Row, n: number): void {
-  const note = String(row['note']);
-  const origin = /^([^\n]*)\n/.exec(note)?.[1] ?? '';
-  const logId = `0.0.${String(row['log_seq'])}`;
-  const name = origin.endsWith(`/${logId}`) ? origin.slice(0, -`/${logId}`.length) : '';
-  const opened = openCheckpoint(note, { name, publicKey: exporterKey }, origin);
-  const root = byteaOf(row['root_hash']);
-  if (!opened.verified || !opened.checkpoint || opened.checkpoint.size !== Number(row['tree_size']) || !root.equals(Buffer.from(opened.checkpoint.rootHash))) {
-    throw new ArchiveError(`line ${n}: the signed head of log ${logId} does not verify under the exporter's log key`);
-  }
-  row['note'] = signNote(formatCheckpoint({ origin: `${target.ledgerOrigin}/${logId}`, size: Number(row['tree_size']), rootHash: root }), { name: target.ledgerOrigin, seed: target.ledgerSeed });
 }

@@ -7,10 +7,15 @@ import { issueSealedSubject } from '../support/cli-fixtures';
 import { unwrap } from '../support/family-a-fixtures';
 import { type FbParty, fbParty, fbTransports } from '../support/family-b-fixtures';
 import { runCli } from '../support/process';
+import { logVerifierKey } from '../support/witness-process';
 
 const source = cliDatabase();
 const target = cliDatabase();
 const PASS = { ARCHIVE_PASS: `correct horse ${randomBytes(4).toString('hex')}` };
+/** The CLI reads the service's configuration: the in-process servers sign heads as credgate.test. */
+const PUBLIC_URL = { CREDGATE_PUBLIC_URL: 'http://credgate.test' };
+/** The source deployment's log key, as its operator hands it to the importer (not read from the archive). */
+const sourceLogKey = (): string => logVerifierKey(Buffer.from(source.env['CREDGATE_MASTER_KEY']!, 'hex'));
 
 describe('credgate export / import', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'credgate-archive-'));
@@ -37,10 +42,13 @@ describe('credgate export / import', () => {
   });
 
   test('export writes a JSON-lines archive with no private key in plaintext', () => {
-    const r = runCli(['export', '--tenant', tenant, '--out', archive, '--passphrase-env', 'ARCHIVE_PASS'], { ...source.env, ...PASS });
+    const r = runCli(['export', '--tenant', tenant, '--out', archive, '--passphrase-env', 'ARCHIVE_PASS'], { ...source.env, ...PASS, ...PUBLIC_URL });
     expect(r.stderr).toMatch(/export .*: 100%/);
     expect(r.status).toBe(0);
-    const result = JSON.parse(r.stdout) as { rows: Record<string, number> };
+    const result = JSON.parse(r.stdout) as { rows: Record<string, number>; ledgerVerifierKey: string };
+    // The key the importer must be given by another channel than the archive.
+    expect(result.ledgerVerifierKey).toBe(sourceLogKey());
+    expect(r.stderr).toContain(`--source-log-key ${sourceLogKey()}`);
     expect(result.rows).toMatchObject({ tenants: 1, dids: expect.any(Number), managed_keys: expect.any(Number), credentials: 1, issued_credentials: 1, vc_templates: 1, status_lists: 1 });
     expect(result.rows['managed_keys']).toBeGreaterThanOrEqual(3);
     expect(result.rows['ledger_leaves']).toBeGreaterThan(0);
@@ -75,7 +83,7 @@ describe('credgate export / import', () => {
     expect(cases[0]![1]).not.toBe(good);
     for (const [what, content, env] of cases) {
       writeFileSync(tamperedFile, content);
-      const r = runCli(['import', '--in', tamperedFile, '--passphrase-env', 'ARCHIVE_PASS'], { ...target.env, ...env });
+      const r = runCli(['import', '--in', tamperedFile, '--passphrase-env', 'ARCHIVE_PASS', '--source-log-key', sourceLogKey()], { ...target.env, ...env });
       expect({ what, status: r.status }).toEqual({ what, status: 2 });
       expect(r.stderr).toMatch(/integrity check|truncated|does not open|wrong passphrase/);
       expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -90,10 +98,15 @@ describe('credgate export / import', () => {
   });
 
   test('import into another database (another master key) reproduces the tenant: credentials verify, ledger verifies', async () => {
-    const r = runCli(['import', '--in', archive, '--passphrase-env', 'ARCHIVE_PASS'], { ...target.env, ...PASS });
+    const r = runCli(['import', '--in', archive, '--passphrase-env', 'ARCHIVE_PASS', '--source-log-key', sourceLogKey()], { ...target.env, ...PASS });
     expect(r.stderr).toMatch(/import .*: 100%/);
     expect(r.status).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ imported: true, tenant });
+    const imported = JSON.parse(r.stdout) as { ledger: { logs: number; leaves: number; heads: number } };
+    expect(imported).toMatchObject({ imported: true, tenant });
+    // Every log was recomputed from its leaves before its head was signed again.
+    expect(imported.ledger.logs).toBeGreaterThan(0);
+    expect(imported.ledger.heads).toBeGreaterThan(0);
+    expect(imported.ledger.leaves).toBeGreaterThan(0);
     const v = runCli(['ledger', 'verify'], target.env);
     expect(v.stdout).toContain('"ok":true');
     expect(v.status).toBe(0);
@@ -113,14 +126,20 @@ describe('credgate export / import', () => {
       await server.close();
     }
     // A second import of the same tenant is refused.
-    const twice = runCli(['import', '--in', archive, '--passphrase-env', 'ARCHIVE_PASS'], { ...target.env, ...PASS });
+    const twice = runCli(['import', '--in', archive, '--passphrase-env', 'ARCHIVE_PASS', '--source-log-key', sourceLogKey()], { ...target.env, ...PASS });
     expect(twice.status).toBe(2);
     expect(twice.stderr).toMatch(/already exists/);
   });
 
   test('usage: --help, and the passphrase only from the environment', () => {
     expect(runCli(['export', '--help'], {})).toMatchObject({ status: 0, stdout: expect.stringMatching(/--passphrase-env NAME/) });
-    expect(runCli(['import', '--help'], {})).toMatchObject({ status: 0, stdout: expect.stringMatching(/usage: credgate import --in FILE/) });
+    expect(runCli(['import', '--help'], {})).toMatchObject({ status: 0, stdout: expect.stringMatching(/usage: credgate import --in FILE .*--source-log-key VKEY/) });
+    // The exporter's log key is never optional (there is no mode trusting the archive's own).
+    expect(runCli(['import', '--in', archive, '--passphrase-env', 'ARCHIVE_PASS'], { ...target.env, ...PASS })).toMatchObject({ status: 2, stderr: expect.stringMatching(/^credgate: --source-log-key is required/) });
+    expect(runCli(['import', '--in', archive, '--passphrase-env', 'ARCHIVE_PASS', '--source-log-key', 'nope'], { ...target.env, ...PASS })).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(/^credgate: --source-log-key is not a log verifier key/),
+    });
     expect(runCli(['export', '--tenant', tenant, '--out', path.join(dir, 'x'), '--passphrase', 'p'], source.env)).toMatchObject({ status: 2, stderr: expect.stringMatching(/unknown option --passphrase/) });
     expect(runCli(['export', '--tenant', tenant, '--out', path.join(dir, 'x'), '--passphrase-env', 'UNSET_VAR'], source.env)).toMatchObject({ status: 2, stderr: expect.stringMatching(/UNSET_VAR is not set/) });
     expect(runCli(['export', '--tenant', 'no-such-tenant', '--out', path.join(dir, 'y'), '--passphrase-env', 'ARCHIVE_PASS'], { ...source.env, ...PASS })).toMatchObject({ status: 2, stderr: expect.stringMatching(/tenant no-such-tenant does not exist/) });
