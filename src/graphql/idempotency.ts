@@ -3,7 +3,7 @@ import { type DefinitionNode, type DocumentNode, Kind, type OperationDefinitionN
 import type { Actor } from '../domain/tenancy/actor';
 import { ERROR_STATUS, invalidInput } from '../errors';
 import type { AuthService } from '../services/auth.service';
-import { IDEMPOTENCY_HEADER, type IdempotencyService, type StoredResponse, fingerprintOf, isStorableStatus, parseIdempotencyKey } from '../services/idempotency.service';
+import { IDEMPOTENCY_HEADER, type IdempotencyService, type StoredResponse, authorityOf, fingerprintOf, isStorableStatus, parseIdempotencyKey } from '../services/idempotency.service';
 import type { RestLocals } from '../rest/context';
 import { captureResponse, replayResponse } from '../rest/middleware/idempotent-response';
 import { credentialOf } from '../rest/middleware/credential';
@@ -112,7 +112,8 @@ export function graphqlIdempotency(auth: AuthService, idempotency: IdempotencySe
       }
       const fingerprint = fingerprintOf({ method: 'POST', path: '/graphql', body: { query: body['query'], operationName: body['operationName'] ?? null, variables: body['variables'] ?? null } });
       const scope = { tenantId: actor.tenantId, apiKeyId: actor.apiKeyId, key };
-      const claim = await idempotency.begin(scope, fingerprint);
+      // Before @Authorized runs (inside Apollo): a stored answer goes only to the authority that earned it.
+      const claim = await idempotency.begin(scope, fingerprint, authorityOf(actor));
       if (claim.kind === 'replay') {
         replayResponse(res, claim.response);
         return;

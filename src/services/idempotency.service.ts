@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { canonicalize } from '../domain/canonical/jcs';
 import { AppError, RetryLaterError, invalidInput } from '../errors';
+import type { Actor } from '../domain/tenancy/actor';
 
 /**
  * `Idempotency-Key` (IETF draft "The Idempotency-Key HTTP Header Field") for issuing requests:
@@ -95,6 +96,24 @@ export function fingerprintOf(shape: RequestShape): string {
   return createHash('sha256').update(canonicalize([shape.method.toUpperCase(), shape.path, body, extra])).digest('hex');
 }
 
+/**
+ * What the caller may do beyond being this API key: its effective scopes (a token may carry fewer
+ * than its key) and its holder binding. A stored answer is replayed only to the same authority.
+ */
+export function authorityOf(actor: Pick<Actor, 'scopes' | 'holderDid'>): string {
+  const scopes = [...new Set(actor.scopes)].sort();
+  return createHash('sha256').update(canonicalize([scopes, actor.holderDid ?? null])).digest('hex').slice(0, 32);
+}
+
+/** The stored fingerprint: the request's, then the authority's (records written before had none). */
+const AUTHORITY_SEPARATOR = '.';
+const bound = (fingerprint: string, authority: string): string => `${fingerprint}${AUTHORITY_SEPARATOR}${authority}`;
+
+function unbind(stored: string): { fingerprint: string; authority: string | undefined } {
+  const at = stored.indexOf(AUTHORITY_SEPARATOR);
+  return at < 0 ? { fingerprint: stored, authority: undefined } : { fingerprint: stored.slice(0, at), authority: stored.slice(at + 1) };
+}
+
 export interface IdempotencyOptions {
   readonly ttlSeconds: number;
   /**
@@ -120,21 +139,34 @@ export class IdempotencyService {
 
   /**
    * Claims the key for this request, or answers what a repeat gets: the stored response (same
-   * fingerprint, completed), 409 IDEMPOTENCY_IN_PROGRESS (same fingerprint, still running) or
-   * 422 IDEMPOTENCY_KEY_REUSED (another request).
+   * fingerprint and authority, completed), 409 IDEMPOTENCY_IN_PROGRESS (same, still running),
+   * 422 IDEMPOTENCY_KEY_REUSED (another request) or 403 FORBIDDEN (the same request by a caller
+   * of the same API key with other scopes or another holder binding, see `authorityOf`).
+   *
+   * The authority check stands in for the scope check the stored answer once passed: the replay
+   * happens before the route or resolver authorizes, so without it a token narrowed to `verifier`
+   * would read the answer of an issuer-only request made with its key. The other caller gets
+   * neither that answer nor a second execution (which could issue twice): the key is the first
+   * caller's.
    */
-  async begin(scope: IdempotencyScope, fingerprint: string): Promise<IdempotencyClaim> {
+  async begin(scope: IdempotencyScope, fingerprint: string, authority: string): Promise<IdempotencyClaim> {
     this.pruneNow();
     const owner = randomUUID();
     const { ttlSeconds } = this.options;
+    const stored = bound(fingerprint, authority);
     // A record can vanish between the steps (its request failed and released it): try again.
     for (let attempt = 0; attempt < 3; attempt++) {
-      if (await this.store.claim(scope, fingerprint, owner, ttlSeconds, this.lease)) return { kind: 'claimed', owner };
-      if (await this.store.takeOver(scope, fingerprint, owner, ttlSeconds, this.lease)) return { kind: 'claimed', owner };
+      if (await this.store.claim(scope, stored, owner, ttlSeconds, this.lease)) return { kind: 'claimed', owner };
+      if (await this.store.takeOver(scope, stored, owner, ttlSeconds, this.lease)) return { kind: 'claimed', owner };
       const found = await this.store.find(scope);
       if (!found) continue;
-      if (found.fingerprint !== fingerprint) {
+      const record = unbind(found.fingerprint);
+      if (record.fingerprint !== fingerprint) {
         throw new AppError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was already used for a different request');
+      }
+      // Records stored before authorities were kept (none) replay as they did, until they expire.
+      if (record.authority !== undefined && record.authority !== authority) {
+        throw new AppError('FORBIDDEN', 'this Idempotency-Key was used by a caller with other scopes; send the request with a new key');
       }
       if (found.response) return { kind: 'replay', response: found.response };
       break;

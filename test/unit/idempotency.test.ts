@@ -6,6 +6,7 @@ import {
   IdempotencyService,
   type IdempotencyStore,
   type StoredResponse,
+  authorityOf,
   fingerprintOf,
   isStorableStatus,
   parseIdempotencyKey,
@@ -44,6 +45,8 @@ class MemoryStore implements IdempotencyStore {
 }
 
 const scope: IdempotencyScope = { tenantId: 't', apiKeyId: 'k', key: 'abc' };
+/** The caller's authority: the key's scopes as they are. */
+const AUTH = authorityOf({ scopes: ['issuer', 'verifier'] });
 const answer = (status: number): StoredResponse => ({ status, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"id":"x"}') });
 
 async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
@@ -60,32 +63,65 @@ describe('IdempotencyService', () => {
     const store = new MemoryStore();
     const service = new IdempotencyService(store, { ttlSeconds: 60 });
     for (const status of [503, 500, 429, 401, 403, 409]) {
-      const claim = await service.begin(scope, 'f');
+      const claim = await service.begin(scope, 'f', AUTH);
       expect(claim.kind).toBe('claimed');
       if (claim.kind === 'claimed') await service.finish(scope, claim.owner, answer(status));
       expect(store.rows.size).toBe(0);
     }
-    const claim = await service.begin(scope, 'f');
+    const claim = await service.begin(scope, 'f', AUTH);
     if (claim.kind !== 'claimed') throw new Error('expected a claim');
     await service.finish(scope, claim.owner, answer(201));
-    expect(await service.begin(scope, 'f')).toEqual({ kind: 'replay', response: answer(201) });
+    expect(await service.begin(scope, 'f', AUTH)).toEqual({ kind: 'replay', response: answer(201) });
   });
 
   test('in flight → IDEMPOTENCY_IN_PROGRESS (retry later); another fingerprint → IDEMPOTENCY_KEY_REUSED', async () => {
     const service = new IdempotencyService(new MemoryStore(), { ttlSeconds: 60 });
-    expect((await service.begin(scope, 'f')).kind).toBe('claimed');
-    expect(await codeOf(service.begin(scope, 'f'))).toBe('IDEMPOTENCY_IN_PROGRESS');
-    expect(await codeOf(service.begin(scope, 'g'))).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect((await service.begin(scope, 'f', AUTH)).kind).toBe('claimed');
+    expect(await codeOf(service.begin(scope, 'f', AUTH))).toBe('IDEMPOTENCY_IN_PROGRESS');
+    expect(await codeOf(service.begin(scope, 'g', AUTH))).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 
   test('an expired record is taken over by the next request, whatever it is', async () => {
     const store = new MemoryStore();
     const service = new IdempotencyService(store, { ttlSeconds: 60 });
-    const claim = await service.begin(scope, 'f');
+    const claim = await service.begin(scope, 'f', AUTH);
     if (claim.kind !== 'claimed') throw new Error('expected a claim');
     await service.finish(scope, claim.owner, answer(201));
     store.rows.get('t/k/abc')!.expired = true;
-    expect((await service.begin(scope, 'g')).kind).toBe('claimed');
+    expect((await service.begin(scope, 'g', AUTH)).kind).toBe('claimed');
+  });
+
+  test('the same request under another authority of the same key: FORBIDDEN, neither the stored answer nor a new claim', async () => {
+    const store = new MemoryStore();
+    const service = new IdempotencyService(store, { ttlSeconds: 60 });
+    const claim = await service.begin(scope, 'f', AUTH);
+    if (claim.kind !== 'claimed') throw new Error('expected a claim');
+    // In flight, then completed: the other authority is refused either way.
+    const narrowed = authorityOf({ scopes: ['verifier'] });
+    expect(await codeOf(service.begin(scope, 'f', narrowed))).toBe('FORBIDDEN');
+    await service.finish(scope, claim.owner, answer(201));
+    expect(await codeOf(service.begin(scope, 'f', narrowed))).toBe('FORBIDDEN');
+    expect(await codeOf(service.begin(scope, 'f', authorityOf({ scopes: ['issuer'] })))).toBe('FORBIDDEN');
+    expect(await codeOf(service.begin(scope, 'f', authorityOf({ scopes: ['issuer', 'verifier'], holderDid: 'did:key:z6Mk' })))).toBe('FORBIDDEN');
+    // Another request is still 422, whoever asks; the first authority still gets its replay.
+    expect(await codeOf(service.begin(scope, 'g', narrowed))).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(await service.begin(scope, 'f', AUTH)).toEqual({ kind: 'replay', response: answer(201) });
+    expect(store.rows.size).toBe(1);
+  });
+
+  test('an authority is the set of scopes (order and repeats aside) and the holder binding', () => {
+    expect(authorityOf({ scopes: ['verifier', 'issuer', 'issuer'] })).toBe(AUTH);
+    expect(authorityOf({ scopes: ['issuer'] })).not.toBe(AUTH);
+    expect(authorityOf({ scopes: ['holder'], holderDid: 'did:key:a' })).not.toBe(authorityOf({ scopes: ['holder'], holderDid: 'did:key:b' }));
+    expect(authorityOf({ scopes: ['holder'], holderDid: 'did:key:a' })).not.toBe(authorityOf({ scopes: ['holder'] }));
+  });
+
+  test('a record stored before authorities were kept (a bare fingerprint) still replays until it expires', async () => {
+    const store = new MemoryStore();
+    const service = new IdempotencyService(store, { ttlSeconds: 60 });
+    store.rows.set('t/k/abc', { fingerprint: 'f', owner: 'o', response: answer(201) });
+    expect(await service.begin(scope, 'f', AUTH)).toEqual({ kind: 'replay', response: answer(201) });
+    expect(await codeOf(service.begin(scope, 'g', AUTH))).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 
   test('storable answers: 2xx and deterministic client errors only', () => {

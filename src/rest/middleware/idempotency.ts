@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { invalidInput } from '../../errors';
 import type { Services } from '../../services';
-import { IDEMPOTENCY_HEADER, fingerprintOf, parseIdempotencyKey } from '../../services/idempotency.service';
+import { IDEMPOTENCY_HEADER, authorityOf, fingerprintOf, parseIdempotencyKey } from '../../services/idempotency.service';
 import type { RestLocals } from '../context';
 import { optionalActor } from './optional-actor';
 import { captureResponse, replayResponse } from './idempotent-response';
@@ -54,7 +54,8 @@ export function idempotentIssuing(services: Services) {
       for (const h of REQUEST_HEADERS) extra[h] = req.get(h);
       const fingerprint = fingerprintOf({ method: req.method, path: routeKey(req.path), body: req.body, extra });
       const scope = { tenantId: actor.tenantId, apiKeyId: actor.apiKeyId, key };
-      const claim = await services.idempotency.begin(scope, fingerprint);
+      // Before the route's scope check: a stored answer goes only to the authority that earned it.
+      const claim = await services.idempotency.begin(scope, fingerprint, authorityOf(actor));
       if (claim.kind === 'replay') {
         replayResponse(res, claim.response);
         return;
