@@ -73,6 +73,8 @@ import { PrismaVcStatusRepository } from './db/repositories/vc-status.repository
 import { VC_API_DEFAULT_BASE } from './contracts/vc-api';
 import { createDidResolver, resolverOptionsFromConfig, serviceDidLookup } from './vc/resolver';
 import { createHttpStatusListSource, statusSourceOptionsFromConfig } from './vc/status';
+import { createHttpResourceSource } from './vc/related-resource';
+import { fetchPolicyFromConfig } from './vc/resolver/from-config';
 import { parseDidResolution } from './config/did-resolution';
 import { expressTrustProxy } from './config/trust-proxy';
 
@@ -219,6 +221,8 @@ export async function createCore(
         resolver: (dids) => createDidResolver(resolverOptionsFromConfig(fetching, serviceDidLookup(dids, config.didMethod))),
         // Other issuers' lists only: the service's own are read from the database (VcStatusListsService.source).
         remoteStatus: createHttpStatusListSource(statusSourceOptionsFromConfig(fetching)),
+        // relatedResource bytes (VCDM 2.0 §5.3): same timeout, SSRF switch and CAs; 1 MiB each.
+        relatedResources: createHttpResourceSource(fetchPolicyFromConfig(fetching, 1024 * 1024)),
       },
       tokenKeys: tokenKeysFor(masterKey, config.masterKeyPrevious),
     });

@@ -6,6 +6,8 @@ import { ConfigError, intSetting, nonEmpty } from './settings';
 import { type AnchorConfig, parseAnchor } from './anchor';
 import { type WitnessConfig, parseWitnesses } from './witnesses';
 import { type DidResolutionConfig, parseDidResolution } from './did-resolution';
+import { parseVerificationLimits } from './verification';
+import type { VerificationLimits } from '../vc/net/request-budget';
 import { type TrustProxy, parseTrustProxy } from './trust-proxy';
 import { type HederaSettings, parseHederaConfig } from '../anchor/hedera/config';
 
@@ -118,6 +120,8 @@ export interface Config {
 
   /** Fetching did:web documents, other issuers' status lists and Universal Resolver answers (CREDGATE_FETCH_*). */
   readonly didResolution?: DidResolutionConfig;
+  /** The per-request verification budget (CREDGATE_VERIFY_*); DEFAULT_VERIFICATION_LIMITS when absent. */
+  readonly verification?: VerificationLimits;
   /** OAuth2 client-credentials access tokens (CREDGATE_OAUTH_TOKEN_TTL_SECONDS); DEFAULT_OAUTH when absent. */
   readonly oauth?: OAuthConfig;
   /** Reverse proxies allowed to name the client in X-Forwarded-For (CREDGATE_TRUST_PROXY); off when absent. */
@@ -307,6 +311,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     witness: parseWitnesses(env),
     hedera: parseHederaConfig(env),
     didResolution: parseDidResolution(env, cwd),
+    verification: parseVerificationLimits(env),
     trustProxy: parseTrustProxy(env),
     oauth: Object.freeze({ tokenTtlSeconds: intSetting(env, 'CREDGATE_OAUTH_TOKEN_TTL_SECONDS', DEFAULT_OAUTH.tokenTtlSeconds, 30, 86_400) }),
   });

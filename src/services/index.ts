@@ -42,6 +42,7 @@ import type { AnchorService } from '../anchor/anchor.service';
 import type { VcIssuerRepository, VcStatusRepository } from '../domain/vc-issuers';
 import type { DidResolver, StatusListSource } from '../vc/ports';
 import { type VcApiServices, createVcApiServices } from './vc-api';
+import type { RelatedResourceSource } from '../vc/related-resource';
 import { DEFAULT_OAUTH } from '../config/config';
 import { AccessTokens } from './oauth/access-tokens';
 import { OAuthService } from './oauth/oauth.service';
@@ -90,6 +91,8 @@ export interface VcApiWiring {
   readonly resolver: (dids: DidsService) => DidResolver;
   /** Other issuers' status lists over HTTPS (cached, bounded). */
   readonly remoteStatus: StatusListSource;
+  /** relatedResource bytes for verification (VCDM 2.0 §5.3); absent: HTTPS to public addresses only. */
+  readonly relatedResources?: RelatedResourceSource;
 }
 
 export interface ServiceDeps {
@@ -181,6 +184,8 @@ export function createServices(d: ServiceDeps): Services {
       base: d.vcApi.base,
       resolver: d.vcApi.resolver(dids),
       remoteStatus: d.vcApi.remoteStatus,
+      ...(d.vcApi.relatedResources ? { relatedResources: d.vcApi.relatedResources } : {}),
+      ...(d.config.verification ? { verificationLimits: d.config.verification } : {}),
     }),
   };
 }

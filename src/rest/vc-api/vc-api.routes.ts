@@ -53,11 +53,12 @@ export function vcApiRoutes(auth: AuthService, vc: VcApiServices): Router {
   });
 
   r.post(below(vcVerifyCredential), authorize(auth, ['verifier']), validateBody(vcVerifyCredential), async (req, res) => {
-    sendVerification(res, await vc.verification.verifyCredential(bodyOf(req, VerifyCredentialBody)));
+    // `req` scopes the request's one verification budget (src/vc/net/request-budget.ts).
+    sendVerification(res, await vc.verification.verifyCredential(bodyOf(req, VerifyCredentialBody), req));
   });
 
   r.post(below(vcVerifyPresentation), authorize(auth, ['verifier']), validateBody(vcVerifyPresentation), async (req, res) => {
-    sendVerification(res, await vc.verification.verifyPresentation(bodyOf(req, VerifyPresentationBody)));
+    sendVerification(res, await vc.verification.verifyPresentation(bodyOf(req, VerifyPresentationBody), req));
   });
 
   r.post(below(vcUpdateStatus), authorize(auth, ['issuer']), validateBody(vcUpdateStatus), async (req, res) => {

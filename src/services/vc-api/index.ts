@@ -5,12 +5,16 @@ import { VcIssueService } from './issue.service';
 import { VcIssuersService } from './issuers.service';
 import { VcStatusListsService } from './status-lists.service';
 import { VcVerifyService } from './verify.service';
+import { type VerificationService, withRequestBudgets } from './verify-scope';
+import { DEFAULT_VERIFICATION_LIMITS, RequestBudgets, type VerificationLimits } from '../../vc/net/request-budget';
+import { type RelatedResourceSource, createHttpResourceSource } from '../../vc/related-resource';
 
 export type { VcVerificationResult, ProblemDetail } from './problems';
 export type { IssueCredentialInput, IssuerSelector } from './issue.service';
 export type { VcIssuerView } from './issuers.service';
 export type { PublishedStatusList, StatusUpdate, UpdateStatusInput } from './status-lists.service';
 export type { VerifyCredentialInput, VerifyPresentationInput } from './verify.service';
+export type { VerificationService } from './verify-scope';
 export { VcIssueService, VcIssuersService, VcStatusListsService, VcVerifyService };
 
 /** The VC-API use cases, built once for both transports. */
@@ -18,7 +22,8 @@ export interface VcApiServices {
   readonly issuers: VcIssuersService;
   readonly issuance: VcIssueService;
   readonly status: VcStatusListsService;
-  readonly verification: VcVerifyService;
+  /** Budgeted per transport request (verify-scope.ts). */
+  readonly verification: VerificationService;
   /** The base path the routes are mounted under (CREDGATE_VC_API_BASE). */
   readonly base: string;
 }
@@ -33,6 +38,10 @@ export interface VcApiDeps {
   readonly resolver: DidResolver;
   /** Other issuers' status lists (HTTPS, cached); the service's own lists are read from the database. */
   readonly remoteStatus: StatusListSource;
+  /** relatedResource bytes (VCDM 2.0 §5.3); default: HTTPS to public addresses only. */
+  readonly relatedResources?: RelatedResourceSource;
+  /** The per-request verification budget (CREDGATE_VERIFY_*). */
+  readonly verificationLimits?: VerificationLimits;
 }
 
 export function createVcApiServices(d: VcApiDeps): VcApiServices {
@@ -42,7 +51,10 @@ export function createVcApiServices(d: VcApiDeps): VcApiServices {
     issuers,
     issuance: new VcIssueService(issuers, status, d.statusRepo, d.clock),
     status,
-    verification: new VcVerifyService(d.resolver, status.source(d.remoteStatus), d.clock),
+    verification: withRequestBudgets(
+      new VcVerifyService(d.resolver, status.source(d.remoteStatus), d.clock, d.relatedResources ?? createHttpResourceSource()),
+      new RequestBudgets(d.verificationLimits ?? DEFAULT_VERIFICATION_LIMITS),
+    ),
     base: d.base,
   };
 }

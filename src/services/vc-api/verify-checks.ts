@@ -5,10 +5,11 @@ import { invalidInput } from '../../errors';
  * - proof: every proof verifies with a method its controller lists for assertions;
  * - issuer: every proof's method is controlled by the credential's issuer (needs `proof`);
  * - validity: now lies in the validity period;
- * - credentialStatus: every status entry, against its signed list (when the credential has any).
+ * - credentialStatus: every status entry, against its signed list (when the credential has any);
+ * - relatedResource: every related resource fetched and compared with its digest (VCDM 2.0 §5.3).
  * All of them run unless the caller names some; shape rules are input validation and always run.
  */
-export const CREDENTIAL_CHECKS = ['proof', 'issuer', 'validity', 'credentialStatus'] as const;
+export const CREDENTIAL_CHECKS = ['proof', 'issuer', 'validity', 'credentialStatus', 'relatedResource'] as const;
 export type CredentialCheck = (typeof CREDENTIAL_CHECKS)[number];
 
 const bad = (message: string): never => {

@@ -4,6 +4,7 @@ import { verifyProof } from '../../vc/proofs';
 import { isJwtCredential, isJwtPresentation, verifyJwtCredential, verifyJwtPresentation } from '../../vc/jwt';
 import { checkCredentialShape, checkPresentationShape, checkValidityPeriod } from '../../vc/model';
 import { checkCredentialStatus } from '../../vc/status';
+import { type RelatedResourceSource, checkRelatedResources } from '../../vc/related-resource';
 import type { DidResolver, JsonObject, ProofVerification, StatusListSource, VcProblem } from '../../vc/ports';
 import { type ProblemDetail, type VcVerificationResult, problem, toProblemDetail } from './problems';
 import { type CredentialCheck, credentialChecksOf } from './verify-checks';
@@ -58,6 +59,7 @@ export class VcVerifyService {
     private readonly resolver: DidResolver,
     private readonly statusSource: StatusListSource,
     private readonly clock: Clock,
+    private readonly relatedResources: RelatedResourceSource,
   ) {}
 
   async verifyCredential(input: VerifyCredentialInput): Promise<VcVerificationResult> {
@@ -168,6 +170,11 @@ export class VcVerifyService {
     if (checks.has('credentialStatus') && credential['credentialStatus'] !== undefined) {
       report.check('credentialStatus');
       await this.statusInto(report, credential);
+    }
+    // VCDM 2.0 §5.3: the bytes each relatedResource names now must be the ones its digest fixed.
+    if (checks.has('relatedResource') && credential['relatedResource'] !== undefined) {
+      report.check('relatedResource');
+      (await checkRelatedResources(credential, { source: this.relatedResources })).problems.forEach((p) => report.error(p));
     }
   }
 

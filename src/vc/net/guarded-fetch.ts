@@ -4,6 +4,7 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { isNonPublicAddress } from './ip-policy';
+import { BudgetExceeded, currentBudget, type RequestBudget } from './request-budget';
 
 /**
  * GET of a document named by someone else (a did:web host, a status list URL): the one way src/vc
@@ -33,7 +34,8 @@ export const DEFAULT_FETCH_POLICY: FetchPolicy = Object.freeze({
   allowPrivate: false,
 });
 
-export type FetchFailure = 'invalid-url' | 'blocked' | 'timeout' | 'too-large' | 'http-status' | 'network' | 'content-type';
+/** `budget`: the request's outbound budget (count, bytes, deadline; request-budget.ts) is spent; never cached against the URL. */
+export type FetchFailure = 'invalid-url' | 'blocked' | 'timeout' | 'too-large' | 'http-status' | 'network' | 'content-type' | 'budget';
 
 /** Why a guarded fetch failed. Messages name the URL asked for, never the addresses behind it. */
 export class FetchError extends Error {
@@ -57,8 +59,8 @@ export interface FetchedBody {
 export interface GuardedGetOptions {
   /** The Accept header sent. */
   readonly accept: string;
-  /** Media types (without parameters, lowercase) the answer may carry. */
-  readonly contentTypes: readonly string[];
+  /** Media types (without parameters, lowercase) the answer may carry; 'any' for resources checked by digest. */
+  readonly contentTypes: readonly string[] | 'any';
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -106,7 +108,9 @@ interface Hop {
   readonly fetched?: FetchedBody;
 }
 
-function getOnce(url: URL, policy: FetchPolicy, options: GuardedGetOptions, signal: AbortSignal): Promise<Hop> {
+const budgetError = (e: BudgetExceeded): FetchError => new FetchError('budget', e.message);
+
+function getOnce(url: URL, policy: FetchPolicy, options: GuardedGetOptions, signal: AbortSignal, budget: RequestBudget | undefined, timeoutMs: number): Promise<Hop> {
   return new Promise<Hop>((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
     const req = mod.request(url, {
@@ -120,7 +124,7 @@ function getOnce(url: URL, policy: FetchPolicy, options: GuardedGetOptions, sign
     const fail = (e: unknown): void => {
       req.destroy();
       if (e instanceof FetchError) return reject(e);
-      if (signal.aborted) return reject(new FetchError('timeout', `${url.href} did not answer within ${policy.timeoutMs} ms`));
+      if (signal.aborted) return reject(new FetchError('timeout', `${url.href} did not answer within ${timeoutMs} ms`));
       const cause = e as { cause?: unknown };
       if (cause.cause instanceof FetchError) return reject(cause.cause);
       reject(new FetchError('network', `${url.href} could not be fetched`));
@@ -140,8 +144,8 @@ function getOnce(url: URL, policy: FetchPolicy, options: GuardedGetOptions, sign
       const encoding = (res.headers['content-encoding'] ?? 'identity').toLowerCase();
       if (encoding !== 'identity') return fail(new FetchError('content-type', `${url.href} answered with content-encoding ${encoding}`));
       const contentType = mediaType(res.headers['content-type']);
-      if (!options.contentTypes.includes(contentType)) {
-        return fail(new FetchError('content-type', `${url.href} answered ${contentType || 'no content type'}, not one of ${options.contentTypes.join(', ')}`));
+      if (options.contentTypes !== 'any' && !options.contentTypes.includes(contentType)) {
+        return fail(new FetchError('content-type', `${url.href} answered ${contentType || 'no content type'}, not one of ${(options.contentTypes as readonly string[]).join(', ')}`));
       }
       const tooLarge = (): FetchError => new FetchError('too-large', `${url.href} answered more than ${policy.maxBytes} bytes`);
       const declared = Number(res.headers['content-length']);
@@ -151,6 +155,11 @@ function getOnce(url: URL, policy: FetchPolicy, options: GuardedGetOptions, sign
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > policy.maxBytes) return fail(tooLarge());
+        try {
+          budget?.chargeFetchBytes(chunk.length);
+        } catch (e) {
+          return fail(e instanceof BudgetExceeded ? budgetError(e) : e);
+        }
         chunks.push(chunk);
       });
       let ended = false;
@@ -160,22 +169,34 @@ function getOnce(url: URL, policy: FetchPolicy, options: GuardedGetOptions, sign
       });
       // A body cut short (abort, reset) may close without an error event; never leave the promise open.
       res.on('close', () => {
-        if (!ended) fail(signal.aborted ? new FetchError('timeout', `${url.href} did not answer within ${policy.timeoutMs} ms`) : new FetchError('network', `${url.href} closed the connection`));
+        if (!ended) fail(signal.aborted ? new FetchError('timeout', `${url.href} did not answer within ${timeoutMs} ms`) : new FetchError('network', `${url.href} closed the connection`));
       });
     });
     req.end();
   });
 }
 
-/** GET `raw` under `policy`; throws FetchError for every failure. */
+/**
+ * GET `raw` under `policy`; throws FetchError for every failure. Inside a verification request
+ * (currentBudget), every hop is charged to the request's budget before it connects, every body
+ * byte as it arrives, and the time allowed is the shorter of the policy's and what is left of
+ * the request's deadline.
+ */
 export async function guardedGet(raw: string, policy: FetchPolicy, options: GuardedGetOptions): Promise<FetchedBody> {
+  const budget = currentBudget();
+  const timeoutMs = budget ? Math.min(policy.timeoutMs, Math.floor(budget.remainingMs())) : policy.timeoutMs;
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), policy.timeoutMs);
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
     let next = raw;
     for (let hop = 0; hop <= (policy.maxRedirects ?? 3); hop++) {
       const url = checkTarget(next, policy);
-      const answer = await getOnce(url, policy, options, controller.signal);
+      try {
+        budget?.chargeFetch();
+      } catch (e) {
+        throw e instanceof BudgetExceeded ? budgetError(e) : e;
+      }
+      const answer = await getOnce(url, policy, options, controller.signal, budget, timeoutMs);
       if (answer.fetched) return answer.fetched;
       next = answer.redirect!;
     }
@@ -186,7 +207,7 @@ export async function guardedGet(raw: string, policy: FetchPolicy, options: Guar
 }
 
 /** `guardedGet` and JSON.parse of an object body. */
-export async function guardedGetJson(raw: string, policy: FetchPolicy, options: GuardedGetOptions): Promise<{ url: string; json: Record<string, unknown> }> {
+export async function guardedGetJson(raw: string, policy: FetchPolicy, options: GuardedGetOptions): Promise<{ url: string; json: Record<string, unknown>; bytes: number }> {
   const fetched = await guardedGet(raw, policy, options);
   let json: unknown;
   try {
@@ -195,5 +216,5 @@ export async function guardedGetJson(raw: string, policy: FetchPolicy, options: 
     throw new FetchError('content-type', `${raw} did not answer JSON`);
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new FetchError('content-type', `${raw} did not answer a JSON object`);
-  return { url: fetched.url, json: json as Record<string, unknown> };
+  return { url: fetched.url, json: json as Record<string, unknown>, bytes: fetched.body.length };
 }

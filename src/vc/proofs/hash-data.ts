@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalize } from '../../domain/canonical';
-import { canonizeJsonLd, type DocumentLoader } from '../../domain/contexts';
+import { activeJsonLdBudget, assertWithinJsonLdBudget, canonizeJsonLd, type DocumentLoader } from '../../domain/contexts';
+import { currentBudget } from '../net/request-budget';
 import type { JsonObject } from '../ports';
 import type { DataIntegritySuite } from './suites';
 
@@ -37,6 +38,9 @@ export async function hashData(input: HashInput): Promise<HashIntermediates> {
   let canonicalProofConfig: string;
   let canonicalDocument: string;
   if (input.suite.canonicalization === 'jcs') {
+    // JCS is linear, but not free: the structural budget RDFC documents must fit applies here
+    // too (review 3: a JCS credential with 6,000 status entries skipped it).
+    assertWithinJsonLdBudget(input.unsecured, activeJsonLdBudget(), 'document');
     canonicalProofConfig = canonicalize(input.proofConfig);
     canonicalDocument = canonicalize(input.unsecured);
   } else {
@@ -44,6 +48,9 @@ export async function hashData(input: HashInput): Promise<HashIntermediates> {
     canonicalProofConfig = await canonizeJsonLd(config, input.documentLoader);
     canonicalDocument = await canonizeJsonLd(input.unsecured, input.documentLoader);
   }
+  // Both kinds count against the request's one canonicalisation budget (a presentation of many
+  // credentials, each list's proof): the next proof of an over-budget request is refused.
+  currentBudget()?.chargeCanonical(canonicalProofConfig.length + canonicalDocument.length);
   const proofHash = digest(input.hash, canonicalProofConfig);
   const documentHash = digest(input.hash, canonicalDocument);
   const hashData = new Uint8Array(proofHash.length + documentHash.length);

@@ -12,6 +12,8 @@ export function resolutionError(did: string, e: unknown): AppError {
   switch (e.kind) {
     case 'timeout':
     case 'network':
+    // The request's budget ran out, not the DID: never remembered as "not found".
+    case 'budget':
       return new AppError('SERVICE_UNAVAILABLE', `${did} could not be resolved: ${e.message}`);
     case 'http-status':
       if (e.status !== undefined && e.status >= 500) return new AppError('SERVICE_UNAVAILABLE', `${did} could not be resolved: ${e.message}`);

@@ -3,9 +3,9 @@ import type { DidResolutionConfig } from '../../config/did-resolution';
 import { fetchPolicyFromConfig } from '../resolver/from-config';
 import { MAX_BITSTRING_BYTES } from '../../domain/status-list';
 import { DEFAULT_FETCH_POLICY, type FetchPolicy, FetchError, guardedGetJson } from '../net/guarded-fetch';
-import { TtlCache } from '../net/ttl-cache';
+import { type Loaded, TtlCache } from '../net/ttl-cache';
 import type { JsonObject, StatusListSource } from '../ports';
-import { decodeStatusList } from './codec';
+import { declaredInflatedSize } from './read-bits';
 
 /** Media types a status list credential is served with (VCDM 2.0 `application/vc`, 1.1-era JSON-LD, plain JSON). */
 export const STATUS_LIST_MEDIA_TYPES = ['application/vc', 'application/vc+ld+json', 'application/ld+json', 'application/json'] as const;
@@ -19,6 +19,8 @@ export interface HttpStatusListSourceOptions {
     /** Upper bound of reuse; a list's validUntil and its subject's `ttl` (ms) shorten it. 0: no cache. */
     readonly ttlSeconds: number;
     readonly maxEntries?: number;
+    /** Most response bytes of cached lists held together; default 64 MiB. */
+    readonly maxBytes?: number;
     /** Clock in milliseconds (tests). */
     readonly now?: () => number;
   };
@@ -28,9 +30,11 @@ function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function sourceError(url: string, e: unknown): AppError {
+function sourceError(url: string, e: unknown): Error {
   if (e instanceof AppError) return e;
   if (e instanceof FetchError) {
+    // The request's budget is spent, not the list broken: passed on as is, never cached.
+    if (e.kind === 'budget') return e;
     if (e.kind === 'timeout' || e.kind === 'network' || (e.kind === 'http-status' && (e.status ?? 0) >= 500)) {
       return new AppError('SERVICE_UNAVAILABLE', `status list ${url} could not be fetched: ${e.message}`);
     }
@@ -55,24 +59,27 @@ function listTtlMs(list: JsonObject, maxMs: number, now: number): number {
 
 /**
  * Status list credentials dereferenced over HTTPS: time- and size-bounded, SSRF-guarded (shared
- * with did:web), decoded once on arrival so a gzip bomb is refused before it is cached, and
- * cached (coalesced) no longer than the list says it is valid.
+ * with did:web), charged to the request's budget (guardedGet), and cached (coalesced, bounded in
+ * entries and bytes) no longer than the list says it is valid. Lists are not inflated here.
  */
 export function createHttpStatusListSource(options: HttpStatusListSourceOptions = {}): StatusListSource {
   const policy: FetchPolicy = { ...DEFAULT_FETCH_POLICY, maxBytes: 1024 * 1024, ...options.fetch };
   const maxListBytes = options.maxListBytes ?? MAX_BITSTRING_BYTES;
   const now = options.cache?.now ?? Date.now;
   const ttlMs = (options.cache?.ttlSeconds ?? 300) * 1000;
-  const cache = new TtlCache<JsonObject>({ maxEntries: options.cache?.maxEntries ?? 1000, now });
+  const cache = new TtlCache<JsonObject>({ maxEntries: options.cache?.maxEntries ?? 1000, maxWeight: options.cache?.maxBytes ?? 64 * 1024 * 1024, now });
   // Refusals (404, too large, not a list) are remembered briefly; outages are retried.
   const negative = (e: unknown): number => (e instanceof AppError && e.code !== 'SERVICE_UNAVAILABLE' ? Math.min(ttlMs, 30_000) : 0);
 
-  async function load(url: string): Promise<{ value: JsonObject; ttlMs: number }> {
+  async function load(url: string): Promise<Loaded<JsonObject>> {
     try {
-      const { json } = await guardedGetJson(url, policy, { accept: 'application/vc, application/vc+ld+json;q=0.9, application/json;q=0.5', contentTypes: STATUS_LIST_MEDIA_TYPES });
+      const { json, bytes } = await guardedGetJson(url, policy, { accept: 'application/vc, application/vc+ld+json;q=0.9, application/json;q=0.5', contentTypes: STATUS_LIST_MEDIA_TYPES });
+      // Not inflated here: the check reads only the bits it needs (read-bits.ts). A list whose
+      // gzip trailer admits to inflating past the bound is a bomb, refused (and remembered) now.
       const subject = json.credentialSubject;
-      if (isObject(subject) && typeof subject.encodedList === 'string') decodeStatusList(subject.encodedList, maxListBytes);
-      return { value: json, ttlMs: listTtlMs(json, ttlMs, now()) };
+      const declared = isObject(subject) && typeof subject.encodedList === 'string' ? declaredInflatedSize(subject.encodedList) : undefined;
+      if (declared !== undefined && declared > maxListBytes) throw new AppError('INVALID_INPUT', `status list ${url} was refused: encodedList inflates beyond ${maxListBytes} bytes`);
+      return { value: json, ttlMs: listTtlMs(json, ttlMs, now()), weight: bytes };
     } catch (e) {
       throw sourceError(url, e);
     }

@@ -38,13 +38,14 @@ export class VcApiResolver {
 
   @Authorized('verifier')
   @Query(() => VcVerificationResult, { description: 'REST: POST /vc-api/credentials/verify (which answers 422 when not verified).' })
-  async vcVerifyCredential(@Arg('input', () => VcVerifyCredentialInput) input: VcVerifyCredentialInput): Promise<VcVerificationResult> {
-    return toResult(await this.vc.verification.verifyCredential({ verifiableCredential: input.verifiableCredential, ...(input.options != null ? { options: input.options } : {}) }));
+  async vcVerifyCredential(@Arg('input', () => VcVerifyCredentialInput) input: VcVerifyCredentialInput, @Ctx() ctx: GraphQLContext): Promise<VcVerificationResult> {
+    // The context scopes one verification budget per HTTP request: aliases share it.
+    return toResult(await this.vc.verification.verifyCredential({ verifiableCredential: input.verifiableCredential, ...(input.options != null ? { options: input.options } : {}) }, ctx));
   }
 
   @Authorized('verifier')
   @Query(() => VcVerificationResult, { description: 'REST: POST /vc-api/presentations/verify (which answers 422 when not verified).' })
-  async vcVerifyPresentation(@Arg('input', () => VcVerifyPresentationInput) input: VcVerifyPresentationInput): Promise<VcVerificationResult> {
+  async vcVerifyPresentation(@Arg('input', () => VcVerifyPresentationInput) input: VcVerifyPresentationInput, @Ctx() ctx: GraphQLContext): Promise<VcVerificationResult> {
     const given = (input.verifiablePresentation != null ? 1 : 0) + (input.presentation != null ? 1 : 0);
     if (given !== 1) throw invalidInput('give exactly one of verifiablePresentation and presentation', [{ field: 'verifiablePresentation', message: 'exactly one of verifiablePresentation, presentation' }]);
     return toResult(
@@ -52,7 +53,7 @@ export class VcApiResolver {
         ...(input.verifiablePresentation != null ? { verifiablePresentation: input.verifiablePresentation } : {}),
         ...(input.presentation != null ? { presentation: input.presentation } : {}),
         ...(input.options != null ? { options: input.options } : {}),
-      }),
+      }, ctx),
     );
   }
 
