@@ -96,6 +96,8 @@ parentPort.on('message', async (job) => {
   try {
     const nquads = await jsonld.canonize(job.document, {
       safe: true,
+      // As in src/domain/contexts/rdf-canonize.ts: @direction maps to an i18n datatype.
+      rdfDirection: 'i18n-datatype',
       format: 'application/n-quads',
       documentLoader: loaderFor(job.extra),
       ...(job.base !== undefined ? { base: job.base } : {}),

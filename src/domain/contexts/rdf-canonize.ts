@@ -146,6 +146,9 @@ export async function canonizeJsonLd(document: object, documentLoader: DocumentL
   try {
     return await canonize(document, {
       safe: true,
+      // VCDM 2.0 §11.1 language values may carry @direction; without a mapping safe mode drops
+      // it and refuses. i18n-datatype is what Digital Bazaar's RDFC cryptosuites use (same n-quads).
+      rdfDirection: 'i18n-datatype',
       format: 'application/n-quads',
       documentLoader,
       ...(base !== undefined ? { base } : {}),
