@@ -9,6 +9,7 @@ import { type WitnessSigner, formatWitnessSignerKey, formatWitnessVerifierKey, p
 import { Witness } from '../witness/witness';
 import { createWitnessServer } from '../witness/witness-http';
 import { JsonFileWitnessState } from '../witness/witness-state';
+import { lockWitnessFolder } from '../witness/state-lock';
 import { UsageError } from './parse';
 import { COMMANDS, commandUsage } from './spec';
 import type { CliIo } from './commands';
@@ -71,16 +72,22 @@ export async function runWitnessCommand(argv: readonly string[], io: CliIo, stop
     throw e;
   }
 
-  const witness = new Witness({ logKeys, signer, state: new JsonFileWitnessState(one('state')!), clock: systemClock });
-  const server = createWitnessServer(witness);
-  const host = one('host') ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const verifierKey = formatWitnessVerifierKey({ name: signer.name, publicKey: publicKeyOf(signer.seed) });
-  io.out(JSON.stringify({ verifierKey, url: `http://${host}:${address.port}` }));
-  await stop;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  // Held until the process ends: a second witness on this folder refuses to start (WitnessStateLockedError, one line).
+  const folderLock = lockWitnessFolder(one('state')!);
+  try {
+    const witness = new Witness({ logKeys, signer, state: new JsonFileWitnessState(one('state')!), clock: systemClock });
+    const server = createWitnessServer(witness);
+    const host = one('host') ?? '127.0.0.1';
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    const address = server.address() as AddressInfo;
+    const verifierKey = formatWitnessVerifierKey({ name: signer.name, publicKey: publicKeyOf(signer.seed) });
+    io.out(JSON.stringify({ verifierKey, url: `http://${host}:${address.port}` }));
+    await stop;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  } finally {
+    folderLock.release();
+  }
 }

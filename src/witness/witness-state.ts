@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_WRITE_LOCK, type WriteLockOptions, withWriteLock } from './state-lock';
 
 /** The latest checkpoint a witness cosigned for one log origin. */
 export interface CosignedHead {
@@ -8,11 +10,20 @@ export interface CosignedHead {
   readonly rootHash: string;
 }
 
+/** What a decision on the stored head asks for: the head to store (if any) and the answer to give. */
+export interface StateDecision<T> {
+  readonly store?: CosignedHead;
+  readonly result: T;
+}
+
 /** Where a witness keeps its latest cosigned head per origin. */
 export interface WitnessStateStore {
-  get(origin: string): CosignedHead | undefined;
-  /** Durable before it returns: the witness answers 200 only after this. */
-  put(origin: string, head: CosignedHead): void;
+  /**
+   * Reads the stored head of `origin`, lets `decide` compare the request with it and stores what it
+   * returns, as one step no other writer of the same state can interleave with. Durable before it
+   * returns: the witness answers 200 only after this.
+   */
+  advance<T>(origin: string, decide: (known: CosignedHead | undefined) => StateDecision<T>): T;
 }
 
 interface StateFile {
@@ -29,16 +40,22 @@ const FILE = 'witness-state.json';
  * write goes to a temporary file that is fsynced, renamed over the old one and the directory
  * fsynced, so a crash leaves either the old or the new state, never a torn one, and a restart
  * never forgets a cosigned size (forgetting would let a rolled-back log be cosigned).
- * One process per state directory; the witness serialises requests itself.
+ *
+ * Nothing is cached between requests: each `advance` re-reads the file under the folder's write
+ * lock (state-lock.ts), so a second writer on the folder (one that bypassed the process lock the
+ * CLI takes) is seen, and of two different checkpoints of one size only the first is stored.
  */
 export class JsonFileWitnessState implements WitnessStateStore {
   private readonly file: string;
-  private logs: Record<string, CosignedHead>;
 
-  constructor(private readonly dir: string) {
+  constructor(
+    private readonly dir: string,
+    private readonly writeLock: WriteLockOptions = DEFAULT_WRITE_LOCK,
+  ) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.file = path.join(dir, FILE);
-    this.logs = JsonFileWitnessState.load(this.file);
+    // A state file that does not parse is refused at start, not at the first request.
+    JsonFileWitnessState.load(this.file);
   }
 
   private static load(file: string): Record<string, CosignedHead> {
@@ -55,16 +72,25 @@ export class JsonFileWitnessState implements WitnessStateStore {
     return { ...parsed.logs };
   }
 
-  get(origin: string): CosignedHead | undefined {
-    return Object.hasOwn(this.logs, origin) ? this.logs[origin] : undefined;
+  advance<T>(origin: string, decide: (known: CosignedHead | undefined) => StateDecision<T>): T {
+    return withWriteLock(
+      this.dir,
+      () => {
+        const logs = JsonFileWitnessState.load(this.file);
+        const decision = decide(Object.hasOwn(logs, origin) ? logs[origin] : undefined);
+        if (decision.store) this.write({ ...logs, [origin]: { size: decision.store.size, rootHash: decision.store.rootHash } });
+        return decision.result;
+      },
+      this.writeLock,
+    );
   }
 
-  put(origin: string, head: CosignedHead): void {
-    const next = { ...this.logs, [origin]: { size: head.size, rootHash: head.rootHash } };
-    const tmp = `${this.file}.tmp`;
-    const fd = openSync(tmp, 'w', 0o600);
+  private write(logs: Record<string, CosignedHead>): void {
+    // Unique per writer, so a writer that bypassed the lock cannot rename another's half-written file.
+    const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    const fd = openSync(tmp, 'wx', 0o600);
     try {
-      writeSync(fd, JSON.stringify({ version: 1, logs: next } satisfies StateFile));
+      writeSync(fd, JSON.stringify({ version: 1, logs } satisfies StateFile));
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -76,6 +102,5 @@ export class JsonFileWitnessState implements WitnessStateStore {
     } finally {
       closeSync(dirFd);
     }
-    this.logs = next;
   }
 }

@@ -2,7 +2,7 @@ import { base64 } from '@scure/base';
 import { type NoteVerifier, parseCheckpoint, verifyConsistency, verifyNote } from '../domain/merkle';
 import type { Clock } from '../domain/ports';
 import { type WitnessSigner, cosign } from './cosignature';
-import type { WitnessStateStore } from './witness-state';
+import type { StateDecision, WitnessStateStore } from './witness-state';
 
 /** An HTTP answer of `add-checkpoint` (c2sp.org/tlog-witness). */
 export interface WitnessAnswer {
@@ -91,23 +91,26 @@ export class Witness {
     }
     if (req.oldSize > checkpoint.size) return answer(400, 'old size is larger than the checkpoint size');
 
-    const known = this.options.state.get(origin);
-    const knownSize = known?.size ?? 0;
-    // Rollbacks and clients out of date land here: the answer tells them where the witness is.
-    if (req.oldSize !== knownSize) return answer(409, String(knownSize), 'text/x.tlog.size');
     const newRoot = base64.encode(checkpoint.rootHash);
-    // Every tree extends the empty one, so from size 0 there is nothing to prove.
-    if (known && knownSize > 0 && req.oldSize === checkpoint.size) {
-      if (known.rootHash !== newRoot || req.proof.length > 0) return answer(409, String(knownSize), 'text/x.tlog.size');
-    } else if (known && knownSize > 0) {
-      if (!verifyConsistency(known.size, checkpoint.size, req.proof, base64.decode(known.rootHash), checkpoint.rootHash)) {
-        return answer(422, 'the consistency proof does not verify');
+    // The comparison with the stored head and the write of the new one are one step of the store,
+    // under its lock, against the state as it is on disk now (another writer may have moved it).
+    const refused = this.options.state.advance(origin, (known): StateDecision<WitnessAnswer | undefined> => {
+      const knownSize = known?.size ?? 0;
+      // Rollbacks and clients out of date land here: the answer tells them where the witness is.
+      if (req.oldSize !== knownSize) return { result: answer(409, String(knownSize), 'text/x.tlog.size') };
+      // Every tree extends the empty one, so from size 0 there is nothing to prove.
+      if (known && knownSize > 0 && req.oldSize === checkpoint.size) {
+        if (known.rootHash !== newRoot || req.proof.length > 0) return { result: answer(409, String(knownSize), 'text/x.tlog.size') };
+      } else if (known && knownSize > 0) {
+        if (!verifyConsistency(known.size, checkpoint.size, req.proof, base64.decode(known.rootHash), checkpoint.rootHash)) {
+          return { result: answer(422, 'the consistency proof does not verify') };
+        }
+      } else if (req.proof.length > 0) {
+        return { result: answer(422, 'the consistency proof must be empty from size 0') };
       }
-    } else if (req.proof.length > 0) {
-      return answer(422, 'the consistency proof must be empty from size 0');
-    }
-
-    this.options.state.put(origin, { size: checkpoint.size, rootHash: newRoot });
+      return { store: { size: checkpoint.size, rootHash: newRoot }, result: undefined };
+    });
+    if (refused) return refused;
     const timestamp = Math.floor(this.options.clock.now().getTime() / 1000);
     return { status: 200, contentType: TEXT, body: cosign(signed.body, timestamp, this.options.signer) };
   }
