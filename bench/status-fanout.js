@@ -74,6 +74,9 @@ async function main() {
           lists.set(p, JSON.stringify(await addProof(unsigned, signer, { suite: 'eddsa-jcs-2022', proofPurpose: 'assertionMethod' })));
         }
       }
+      // The attacker's signer has no structural budget; ours has, so it is lifted for this call.
+      const { DEFAULT_JSONLD_BUDGET, registerCanonicalizationExecutor } = dist('domain/contexts');
+      const unregister = registerCanonicalizationExecutor({ budget: { ...DEFAULT_JSONLD_BUDGET, maxObjects: 1e7, maxValues: 1e8, maxChars: 1e9 }, canonize: () => Promise.reject(new Error('unused')) });
       const credential = await addProof(
         {
           '@context': ['https://www.w3.org/ns/credentials/v2'],
@@ -84,7 +87,7 @@ async function main() {
         },
         signer,
         { suite: 'eddsa-jcs-2022', proofPurpose: 'assertionMethod' },
-      );
+      ).finally(unregister);
       const body = JSON.stringify({ verifiableCredential: credential });
       hits = 0;
       const rssBefore = rss(svc.pid);
