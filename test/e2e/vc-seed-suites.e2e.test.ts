@@ -72,7 +72,7 @@ describe('Family A credentials (Ed25519Signature2018, Credgate profile) verify a
 
   test('a plain and an encrypted credential verify; the issuer (a Family A DID) controls the key', async () => {
     for (const vc of [plain, encrypted]) {
-      expect(await verify(vc, issuerDid)).toEqual({ verified: true, suite: 'Ed25519Signature2018', verificationMethod: `${issuerDid}#did-root-key`, errors: [] });
+      expect(await verify(vc, issuerDid)).toEqual({ verified: true, suite: 'Ed25519Signature2018', verificationMethod: `${issuerDid}#did-root-key`, controllers: [issuerDid], errors: [] });
     }
     // The issuer must be the one expected, and the purpose the one signed.
     const other = unwrap(await (await newParty(server, 'REST')).fa.issuerDid((await newParty(server, 'REST')).issuerKey));
@@ -198,7 +198,7 @@ describe('Family B credentials (EcdsaSecp256k1Signature2019, selective disclosur
 
   test('a credential and a selectively disclosed copy verify; the plain-DID issuer controls the key', async () => {
     expect(documentId).toMatch(new RegExp(`^${f.issuer.did}:0\\.0\\.\\d+$`));
-    expect(await verify(vc, f.issuer.did)).toEqual({ verified: true, suite: 'EcdsaSecp256k1Signature2019', verificationMethod: `${documentId}#keys-1`, errors: [] });
+    expect(await verify(vc, f.issuer.did)).toEqual({ verified: true, suite: 'EcdsaSecp256k1Signature2019', verificationMethod: `${documentId}#keys-1`, controllers: [f.issuer.did], errors: [] });
     expect((await verify(discloseOnly(vc, ['name']), f.issuer.did)).verified).toBe(true);
     const other = await fbParty(server, 'REST');
     expect(types(await verify(vc, other.issuer.did))).toEqual(['CONTROLLER_MISMATCH']);
@@ -263,7 +263,7 @@ describe('Family B credentials (EcdsaSecp256k1Signature2019, selective disclosur
     const path = new URL(vc.credentialStatus.statusListCredential).pathname;
     const before = (await request(server.baseUrl, 'GET', path)).json as Json;
     expect(before.proof).toMatchObject({ type: 'EcdsaSecp256k1Signature2019', verificationMethod: `${documentId}#keys-1` });
-    expect(await verify(before, f.issuer.did)).toEqual({ verified: true, suite: 'EcdsaSecp256k1Signature2019', verificationMethod: `${documentId}#keys-1`, errors: [] });
+    expect(await verify(before, f.issuer.did)).toEqual({ verified: true, suite: 'EcdsaSecp256k1Signature2019', verificationMethod: `${documentId}#keys-1`, controllers: [f.issuer.did], errors: [] });
     const revoked = await f.issue();
     unwrap(await f.t.revoke(f.keys.issuer, revoked.id));
     const after = (await request(server.baseUrl, 'GET', path)).json as Json;
