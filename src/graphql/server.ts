@@ -7,6 +7,7 @@ import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import { AppError, authChallenge, isAppError, isRetryLater, publicDetails } from '../errors';
 import type { IdempotencyService } from '../services/idempotency.service';
 import { graphqlIdempotency } from './idempotency';
+import { acceptGuard } from './accept-guard';
 import { databaseBusyError } from '../db/busy-errors';
 import { authenticateFirst } from '../rest/middleware/authenticate-first';
 import { bodyParserError, jsonParser } from '../rest/middleware/body';
@@ -74,6 +75,8 @@ export async function createGraphqlEndpoint(deps: {
       next(req.is('multipart/form-data') && valueTooDeep(req.body, deps.jsonMaxDepth) ? jsonTooDeep(deps.jsonMaxDepth) : undefined);
     },
     jsonParser(deps.bodyLimitBytes, deps.jsonMaxDepth),
+    // Before the idempotency claim and Apollo: Apollo checks Accept only after running the operation.
+    acceptGuard,
     graphqlIdempotency(deps.auth, deps.idempotency, deps.limits.maxTokens),
     expressMiddleware(server, {
       context: async ({ req, res }): Promise<GraphQLContext> => {

@@ -25,13 +25,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type TestServer, startTestServer } from '../support/harness';
 import { request } from '../support/http';
-import { crashLines, hostileJson, hostileString, nested, rowCounts, tableNames } from './support';
+import { crashLines, hostileJson, hostileString, hostileTransportHeaders, nested, rowCounts, stackTraceIn, tableNames } from './support';
 
 jest.setTimeout(180_000);
 
 let server: TestServer;
 let tables: string[];
 let adminKey: string;
+/** An OAuth access token of the admin key, so hostile Authorization headers sit beside a real one. */
+let adminToken: string;
 const SEED = Number(process.env['PROPERTY_SEED'] ?? 20261123);
 /** PROPERTY_RUNS multiplies every run count for a longer local search (default 1: CI-sized). */
 const RUNS = Math.max(1, Number(process.env['PROPERTY_RUNS'] ?? 1));
@@ -111,7 +113,7 @@ async function post(body: unknown, opts: { key?: string | undefined; raw?: strin
   if (opts.contentType !== undefined) headers['content-type'] = opts.contentType;
   const res = await request(server.baseUrl, 'POST', '/graphql', { headers, ...(opts.raw !== undefined ? { raw: opts.raw } : { body }) });
   const errors = Array.isArray(res.json?.errors) ? res.json.errors : [];
-  return { status: res.status, errors, text: res.text.slice(0, 400) };
+  return { status: res.status, errors, text: res.text };
 }
 
 /** The three guarantees for one request. */
@@ -120,11 +122,14 @@ async function checked(what: string, send: () => Promise<GqlAnswer>): Promise<Gq
   const before = await rowCounts(server, tables);
   const res = await send();
   const failed = res.status >= 500 || res.errors.some((e) => e.extensions?.code === 'INTERNAL');
-  if (failed) throw new Error(`server error for ${what}: ${res.status} ${res.text}`);
+  if (failed) throw new Error(`server error for ${what}: ${res.status} ${res.text.slice(0, 400)}`);
+  // Apollo puts `extensions.stacktrace` on errors when not told otherwise; answers never carry one.
+  const trace = stackTraceIn(res.text) ?? (res.text.includes('"stacktrace"') ? 'stacktrace' : undefined);
+  if (trace !== undefined) throw new Error(`stack trace in the answer (${trace}) for ${what}: ${res.text.slice(0, 400)}`);
   expect(crashLines(server, logFrom)).toEqual([]);
   if (res.status >= 400 || res.errors.length > 0) {
     const after = await rowCounts(server, tables);
-    if (JSON.stringify(after) !== JSON.stringify(before)) throw new Error(`rejected request wrote rows: ${what} -> ${res.text}\nbefore ${JSON.stringify(before)}\nafter  ${JSON.stringify(after)}`);
+    if (JSON.stringify(after) !== JSON.stringify(before)) throw new Error(`rejected request wrote rows: ${what} -> ${res.text.slice(0, 400)}\nbefore ${JSON.stringify(before)}\nafter  ${JSON.stringify(after)}`);
   }
   return res;
 }
@@ -135,6 +140,11 @@ beforeAll(async () => {
   adminKey = await server.apiKey('prop-graphql', ['admin']);
   // First-use records (the tenant's Family A issuer DID) exist before any rejected request runs.
   expect((await post({ query: '{ issuerDid }' }, { key: adminKey })).errors).toEqual([]);
+  const h = /^cgk_([0-9a-f]{32})_/.exec(adminKey)![1]!;
+  const clientId = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  const token = await request(server.baseUrl, 'POST', '/oauth/token', { body: { grant_type: 'client_credentials', client_id: clientId, client_secret: adminKey } });
+  expect(token.status).toBe(200);
+  adminToken = token.json.access_token as string;
 });
 
 afterAll(async () => {
@@ -223,6 +233,21 @@ describe('GraphQL: hostile inputs never give a 5xx or INTERNAL, never crash, and
       }),
       { numRuns: 40 * RUNS, seed: SEED, endOnFailure: true },
     );
+  });
+
+  test('every operation with hostile credential and transport headers (Authorization, Idempotency-Key, X-Forwarded-For, ...)', async () => {
+    const withHeaders = fc.tuple(operationCall, fc.option(fc.constant(adminKey), { nil: undefined }), hostileTransportHeaders(adminToken));
+    await fc.assert(
+      fc.asyncProperty(withHeaders, async ([{ name, document, variables }, key, headers]) => {
+        await checked(`${name} with headers ${JSON.stringify(headers).slice(0, 200)}`, () => post({ query: document, variables }, { key, headers }));
+      }),
+      { numRuns: 200 * RUNS, seed: SEED, endOnFailure: true },
+    );
+    // Each operation once more with a keyed request and a real token (the paths Idempotency-Key takes).
+    for (const op of operations) {
+      const [variables] = fc.sample(variablesOf(op), { numRuns: 1, seed: SEED });
+      await checked(`${op.field.name} keyed`, () => post({ query: documentFor(op), variables }, { headers: { authorization: `Bearer ${adminToken}`, 'idempotency-key': `prop-${op.field.name}` } }));
+    }
   });
 
   test('the service is still healthy afterwards', async () => {

@@ -10,7 +10,23 @@
 import fc from 'fast-check';
 import { type TestServer, startTestServer } from '../support/harness';
 import { request } from '../support/http';
-import { FIELD_NAMES, type RouteSpec, crashLines, fillPath, headerSet, hostileBody, pathValue, queryString, rawBody, routeTable, rowCounts, tableNames } from './support';
+import {
+  FIELD_NAMES,
+  type RouteSpec,
+  crashLines,
+  fillPath,
+  headerSet,
+  hostileBody,
+  hostileTransportHeaders,
+  openapiOperations,
+  pathValue,
+  queryString,
+  rawBody,
+  routeTable,
+  rowCounts,
+  stackTraceIn,
+  tableNames,
+} from './support';
 
 jest.setTimeout(180_000);
 
@@ -18,18 +34,26 @@ let server: TestServer;
 let routes: RouteSpec[];
 let tables: string[];
 let adminKey: string;
+/** An OAuth access token of the admin key, so hostile Authorization headers sit beside a real one. */
+let adminToken: string;
 const SEED = Number(process.env['PROPERTY_SEED'] ?? 20261123);
 /** PROPERTY_RUNS multiplies every run count for a longer local search (default 1: CI-sized). */
 const RUNS = Math.max(1, Number(process.env['PROPERTY_RUNS'] ?? 1));
 
 beforeAll(async () => {
   server = await startTestServer();
-  routes = routeTable(server).filter((r) => !['/healthz', '/readyz'].includes(r.path) && !(r.path === '/graphql'));
+  // Every route, the probes too; /graphql (any method) is the GraphQL property test's.
+  routes = routeTable(server);
   tables = await tableNames(server);
   adminKey = await server.apiKey(`prop-rest`, ['admin']);
   // First-use records (the tenant's Family A issuer DID) are made up front, so that a rejected
   // request later that happens to run first is not blamed for creating them.
   expect((await request(server.baseUrl, 'GET', '/issuer/did', { headers: { 'x-api-key': adminKey } })).status).toBe(200);
+  const h = /^cgk_([0-9a-f]{32})_/.exec(adminKey)![1]!;
+  const clientId = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  const token = await request(server.baseUrl, 'POST', '/oauth/token', { body: { grant_type: 'client_credentials', client_id: clientId, client_secret: adminKey } });
+  expect(token.status).toBe(200);
+  adminToken = token.json.access_token as string;
 });
 
 afterAll(async () => {
@@ -48,7 +72,7 @@ async function send(route: RouteSpec, path: string, init: { headers: Record<stri
     ...(hasBody && init.raw !== undefined ? { raw: init.raw } : {}),
     ...(hasBody && init.raw === undefined && init.body !== undefined ? { body: init.body } : {}),
   });
-  return { status: res.status, text: res.text.slice(0, 300) };
+  return { status: res.status, text: res.text };
 }
 
 /** Sends, and checks the three guarantees. Returns the status for coverage bookkeeping. */
@@ -56,8 +80,10 @@ async function checked(route: RouteSpec, path: string, init: { headers: Record<s
   const logFrom = server.logs.lines.length;
   const before = await rowCounts(server, tables);
   const res = await send(route, path, init);
-  const where = `${route.method} ${path.slice(0, 200)} -> ${res.status} ${res.text}`;
+  const where = `${route.method} ${path.slice(0, 200)} -> ${res.status} ${res.text.slice(0, 300)}`;
   if (res.status >= 500) throw new Error(`5xx: ${where}`);
+  const trace = stackTraceIn(res.text);
+  if (trace !== undefined) throw new Error(`stack trace in the answer (${trace}): ${where}`);
   expect(crashLines(server, logFrom)).toEqual([]);
   if (res.status >= 400) {
     const after = await rowCounts(server, tables);
@@ -76,6 +102,33 @@ describe('REST: hostile inputs never give a 5xx, never crash, and rejected reque
       expect(keys).toContain(k);
     }
     expect(routes.length).toBeGreaterThan(60);
+  });
+
+  test('every operation of the OpenAPI document is a route of the table, so the documented interface is all fuzzed', async () => {
+    const doc = await request(server.baseUrl, 'GET', '/openapi.json');
+    expect(doc.status).toBe(200);
+    const documented = openapiOperations(doc.json as { paths?: Record<string, Record<string, unknown>> });
+    expect(documented.length).toBeGreaterThan(60);
+    const served = new Set(routes.map((r) => `${r.method} ${r.path}`));
+    // POST /graphql is documented as one operation; its operations are the GraphQL property test's.
+    expect(documented.filter((op) => !served.has(op) && op !== 'POST /graphql')).toEqual([]);
+  });
+
+  test('hostile credential and transport headers (Authorization, Idempotency-Key, X-Forwarded-For, ...) on every route', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...routes),
+        fc.option(fc.constant(adminKey), { nil: undefined }),
+        hostileTransportHeaders(adminToken),
+        hostileBody,
+        fc.array(pathValue, { minLength: 1, maxLength: 2 }),
+        async (route, key, transport, body, params) => {
+          const headers: Record<string, string> = { ...transport, ...(key !== undefined ? { 'x-api-key': key } : {}) };
+          note(route, await checked(route, fillPath(route.path, params, false), { headers, body }));
+        },
+      ),
+      { numRuns: 300 * RUNS, seed: SEED, endOnFailure: true },
+    );
   });
 
   test('JSON bodies, headers, path and query values with a valid admin key', async () => {
@@ -159,10 +212,10 @@ describe('REST: hostile inputs never give a 5xx, never crash, and rejected reque
       fc.asyncProperty(fc.constantFrom(...routes), keyArb, hostileBody, async (route, key, body) => {
         const headers: Record<string, string> = key === undefined ? {} : { 'x-api-key': key };
         const status = await checked(route, fillPath(route.path, ['x'], false), { headers, body });
-        // Public routes (the index, status lists incl. the VC-API's, published schemas) answer without a key.
+        // Public routes (the index, the probes, status lists incl. the VC-API's, published schemas) answer without a key.
         // 400/413/415: refusals of a malformed request before its key is looked at (e.g. a NUL in
         // the path); either way a 4xx and nothing written.
-        if (!/^\/$|^\/(status|schema|t)\/|^\/vc-api\/status-lists\/|^\/docs(\/|$)|^\/graphql\/assets\/|^\/openapi\.json$|^\/oauth\/(jwks|token)$|^\/\.well-known\//.test(route.path)) expect([400, 401, 413, 415]).toContain(status);
+        if (!/^\/$|^\/(healthz|readyz)$|^\/(status|schema|t)\/|^\/vc-api\/status-lists\/|^\/docs(\/|$)|^\/graphql\/assets\/|^\/openapi\.json$|^\/oauth\/(jwks|token)$|^\/\.well-known\//.test(route.path)) expect([400, 401, 413, 415]).toContain(status);
       }),
       { numRuns: 60 * RUNS, seed: SEED, endOnFailure: true },
     );

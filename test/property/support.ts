@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import type { TestServer } from '../support/harness';
-import { FAMILY_A_PREFIXES } from '../../src/rest/router';
+import { collectRoutes } from '../../src/rest/route-table';
 
 type Json = unknown;
 
@@ -127,32 +127,30 @@ export interface RouteSpec {
   readonly path: string;
 }
 
-interface Layer {
-  route?: { path: string | string[]; methods: Record<string, boolean> };
-  handle?: { stack?: Layer[] };
-}
-
 /**
- * Every REST route the app serves, read from Express itself (so a new route is fuzzed without
- * editing this file). Family A routes are also served under /api.
+ * Every REST route the app serves, read with the service's own route table
+ * (src/rest/route-table.ts, the one 405 answers and `GET /` use) from the mounted routers, mount
+ * prefixes such as /api included, so a new route is fuzzed without editing this file. Endpoints
+ * that take any method (/graphql) are left to the GraphQL property test.
  */
 export function routeTable(server: TestServer): RouteSpec[] {
   const out = new Map<string, RouteSpec>();
-  const add = (method: string, path: string) => out.set(`${method} ${path}`, { method, path });
-  const walk = (stack: Layer[]) => {
-    for (const l of stack) {
-      if (l.route) {
-        for (const p of Array.isArray(l.route.path) ? l.route.path : [l.route.path]) {
-          for (const m of Object.keys(l.route.methods)) {
-            add(m.toUpperCase(), p);
-            if (FAMILY_A_PREFIXES.some((f) => f !== '/api' && p.startsWith(f))) add(m.toUpperCase(), `/api${p}`);
-          }
-        }
-      } else if (l.handle?.stack) walk(l.handle.stack);
-    }
-  };
-  walk((server.app.http as unknown as { router: { stack: Layer[] } }).router.stack);
+  const stack = (server.app.http as unknown as { router: { stack: unknown[] } }).router.stack;
+  for (const entry of collectRoutes(stack)) {
+    if (entry.methods === '*') continue;
+    for (const m of entry.methods) out.set(`${m} ${entry.pattern}`, { method: m, path: entry.pattern });
+  }
   return [...out.values()].sort((a, b) => `${a.path} ${a.method}`.localeCompare(`${b.path} ${b.method}`));
+}
+
+/** `METHOD /express/:pattern` of every operation in an OpenAPI document (`{param}` -> `:param`). */
+export function openapiOperations(doc: { paths?: Record<string, Record<string, unknown>> }): string[] {
+  const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+  return Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((m) => methods.includes(m))
+      .map((m) => `${m.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ':$1')}`),
+  );
 }
 
 /** Fills `:param` segments. `raw` keeps a value unencoded (malformed escapes on purpose). */
@@ -181,6 +179,41 @@ export async function rowCounts(server: TestServer, tables: readonly string[]): 
   const sql = `SELECT ${tables.map((t, i) => `(SELECT count(*) FROM "${t}") AS c${i}`).join(', ')}`;
   const [row] = await server.app.db.prisma.$queryRawUnsafe<Record<string, bigint>[]>(sql);
   return Object.fromEntries(tables.map((t, i) => [t, Number(row![`c${i}`])]));
+}
+
+/**
+ * A stack trace or source location in an answer: a `    at fn (file:line:col)` frame (raw or
+ * JSON-escaped), a script path with line and column, or a `stack` member. Answers name codes and
+ * messages, never where in the code something failed.
+ */
+const STACK_TRACE = /(?:\n|\\n)\s*at\s+\S+.*?:\d+:\d+|[\w./\\-]+\.(?:[cm]?js|ts):\d+:\d+|"stack"\s*:/;
+
+/** The stack-trace fragment of an answer's text, if any. */
+export function stackTraceIn(text: string): string | undefined {
+  return STACK_TRACE.exec(text)?.[0];
+}
+
+/**
+ * Credential and transport headers every route reads before its own: Authorization in every
+ * shape (garbage, Basic, forged or oversized Bearer, the real token added by the caller),
+ * Idempotency-Key (valid, malformed, oversized), X-Forwarded-For (honoured only from a trusted
+ * proxy), X-Request-Id, Accept.
+ */
+export function hostileTransportHeaders(goodBearer: string): fc.Arbitrary<Record<string, string>> {
+  const authorization = fc.oneof(
+    fc.constantFrom(
+      'Bearer', 'Bearer ', `Bearer ${goodBearer}`, `Bearer ${goodBearer}x`, `Bearer ${goodBearer.split('.').slice(0, 2).join('.')}.`,
+      'Bearer eyJhbGciOiJub25lIiwidHlwIjoiYXQrand0In0.eyJzdWIiOiJ4In0.', `Bearer ${'a'.repeat(5000)}`, 'Basic', 'Basic !!!',
+      `Basic ${Buffer.from('client:secret').toString('base64')}`, 'Digest username="x"', 'ApiKey x', 'bearer  x.y.z',
+    ),
+    headerValue,
+  );
+  const idempotencyKey = fc.oneof(fc.constantFrom('', ' ', 'k'.repeat(256), 'a b', 'same-key', 'k'.repeat(255)), fc.uuid(), headerValue);
+  const forwardedFor = fc.oneof(fc.constantFrom('', '1.2.3.4', '::1', '1.2.3.4, 5.6.7.8', '300.1.1.1', 'unknown', '_hidden', 'fe80::1%eth0', `${'9.'.repeat(2000)}9`), headerValue);
+  return fc.record(
+    { authorization, 'idempotency-key': idempotencyKey, 'x-forwarded-for': forwardedFor, 'x-request-id': headerValue, accept: fc.constantFrom('*/*', 'text/html', 'application/xml', 'application/json;q=0', '', 'x') },
+    { requiredKeys: [] },
+  );
 }
 
 /** Log lines that mean a request crashed into the generic 500 path. */
