@@ -119,6 +119,7 @@ export const ARCHIVE_TABLES: readonly ArchiveTable[] = [
   { name: 'ledger_heads', where: OF_TENANT_LOGS, order: 'log_seq, tree_size', owner: 'log' },
   { name: 'credential_schemas', where: OF_TENANT, order: 'id', owner: 'tenant' },
   { name: 'issued_credentials', where: OF_TENANT, order: 'id', owner: 'tenant', sealed: { column: 'sealed_subject' } },
+  { name: 'zkp_certificates', where: OF_TENANT, order: 'signature', owner: 'tenant' },
   { name: 'vc_templates', where: OF_TENANT, order: 'id', owner: 'tenant' },
   { name: 'status_lists', where: OF_TENANT, order: 'id', owner: 'tenant' },
   { name: 'credentials', where: OF_TENANT, order: 'id', owner: 'tenant' },
