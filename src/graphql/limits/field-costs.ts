@@ -18,11 +18,16 @@ export const ROOT_FIELD_COSTS: Readonly<Record<string, number>> = {
   'Query.decryptCredential': 200,
   'Query.verifyZkpToken': 100,
   'Query.verifySignature': 50,
+  // W3C verification: the same work, plus outbound fetches bounded by the per-request budget.
+  'Query.vcVerifyCredential': 300,
+  'Query.vcVerifyPresentation': 300,
   // Issuance: unseal a key, canonicalise, sign, append to the log.
   'Mutation.issueCredential': 100,
   'Mutation.reissueCredential': 100,
   'Mutation.revokeCredential': 100,
   'Mutation.issueTemplateCredential': 100,
+  'Mutation.vcIssueCredential': 100,
+  'Mutation.vcUpdateCredentialStatus': 100,
   'Mutation.revokeTemplateCredential': 100,
   'Mutation.createPresentation': 100,
   'Mutation.createZkpCertificate': 100,
