@@ -22,7 +22,7 @@ module.exports = {
   // Browser tests need Chromium and run on their own: `npm run test:browser` (jest.browser.config.js).
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/browser/'],
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', swc] },
-  transformIgnorePatterns: ['/node_modules/(?!(@noble|@scure|jose)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@noble|@scure|jose|@openid4vc|dcql|@owf|@sd-jwt)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   // Generated Prisma client (and ESM deps) import './x.js' specifiers that name .ts sources.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
