@@ -11,7 +11,8 @@ let tdb: TestDatabase;
 let db: Database;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
+  // Empty: these tests apply the migrations themselves (other suites start from the migrated template).
+  tdb = await createTestDatabase(undefined, { migrated: false });
   db = await openDatabase(tdb.config);
 });
 
