@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type RunningService, runCli, startService } from '../support/process';
+import { type RunningService, runCliAsync, startService } from '../support/process';
 import { type HttpResponse, request } from '../support/http';
 import { type TestDatabase, createTestDatabase } from '../support/test-db';
 
@@ -36,8 +36,8 @@ beforeAll(async () => {
   };
   a = await startService(env);
   b = await startService(env);
-  expect(runCli(['tenant', 'create', 'twins'], env).status).toBe(0);
-  const created = runCli(['api-key', 'create', '--tenant', 'twins', '--scopes', 'issuer,verifier'], env);
+  expect((await runCliAsync(['tenant', 'create', 'twins'], env)).status).toBe(0);
+  const created = await runCliAsync(['api-key', 'create', '--tenant', 'twins', '--scopes', 'issuer,verifier'], env);
   expect(created.status).toBe(0);
   key = (JSON.parse(created.stdout.trim()) as { key: string }).key;
   keyId = idOf(key);
@@ -61,12 +61,15 @@ test('both instances publish the same key, and each accepts the tokens the other
 });
 
 test('a key revoked by the CLI (another process) stops its tokens on both instances', async () => {
-  const created = runCli(['api-key', 'create', '--tenant', 'twins', '--scopes', 'issuer'], env);
+  // runCliAsync, never runCli, once requests were made: the previous test left keep-alive sockets
+  // to both instances, and a blocked event loop would reuse one as the instance's keep-alive
+  // timeout closes it (`other side closed`; runCliAsync says why).
+  const created = await runCliAsync(['api-key', 'create', '--tenant', 'twins', '--scopes', 'issuer'], env);
   const k = (JSON.parse(created.stdout.trim()) as { key: string }).key;
   const apiKey = { id: idOf(k) };
   const t = (await token(a.url, apiKey.id, k)).json.access_token as string;
   expect((await request(b.url, 'GET', '/vc-templates', { headers: { authorization: `Bearer ${t}` } })).status).toBe(200);
-  expect(runCli(['api-key', 'revoke', '--tenant', 'twins', '--id', apiKey.id], env).status).toBe(0);
+  expect((await runCliAsync(['api-key', 'revoke', '--tenant', 'twins', '--id', apiKey.id], env)).status).toBe(0);
   for (const s of [a, b]) {
     const res = await request(s.url, 'GET', '/vc-templates', { headers: { authorization: `Bearer ${t}` } });
     expect({ status: res.status, code: res.json.code }).toEqual({ status: 401, code: 'INVALID_TOKEN' });

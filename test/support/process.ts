@@ -69,10 +69,50 @@ export async function startService(env: Record<string, string>, command: readonl
   };
 }
 
-export function runCli(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+export interface CliResult {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs `node dist/cli.js` and blocks until it exits. It freezes this process's event loop for the
+ * whole run, in-process servers and HTTP clients included: between requests to a service, use
+ * runCliAsync.
+ */
+export function runCli(args: string[], env: Record<string, string>): CliResult {
   requireBuild();
   const r = spawnSync(process.execPath, [path.join(DIST, 'cli.js'), ...args], { cwd: ROOT, env: cleanEnv(env), encoding: 'utf8', timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * runCli without freezing the event loop. While spawnSync blocks, fetch cannot retire a
+ * keep-alive socket when its own idle timeout (the server's 5 s less a margin) passes; when the
+ * CLI returns, the next request goes out on that socket just as the server's keep-alive timeout
+ * closes it, and fails with `other side closed`. How long the CLI takes depends on the machine's
+ * load, hence a test that failed in 2 of 3 loaded runs and never alone. With the loop free the
+ * client closes idle sockets first and the next request opens a new one.
+ */
+export function runCliAsync(args: string[], env: Record<string, string>): Promise<CliResult> {
+  requireBuild();
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [path.join(DIST, 'cli.js'), ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    proc.stdout!.on('data', (d: Buffer) => stdout.push(d));
+    proc.stderr!.on('data', (d: Buffer) => stderr.push(d));
+    // The same bound as runCli's spawnSync timeout: a hung CLI fails the test instead of stalling it.
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 60_000);
+    proc.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    proc.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') });
+    });
+  });
 }
 
 export function runMain(env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
