@@ -1,14 +1,14 @@
-import { AppError, invalidInput } from '../../errors';
+import { invalidInput } from '../../errors';
 import type { Clock } from '../../domain/ports';
 import type { Actor } from '../../domain/tenancy/actor';
 import type { VcIssuerRecord, VcStatusPurpose, VcStatusRepository } from '../../domain/vc-issuers';
-import { addProof } from '../../vc/proofs';
-import { envelopeJwtCredential, issueJwtCredential } from '../../vc/jwt';
+import { formats as registered, type FormatRegistry } from '../../formats/registry';
 import { checkIssuableCredential, credentialVersion, isJsonObject, prepareCredentialForIssuance } from '../../vc/model';
 import type { JsonObject, ProofSigner } from '../../vc/ports';
 import type { VcIssuersService } from './issuers.service';
 import { type IssueOptions, parseIssueOptions } from './issue-options';
 import type { VcStatusListsService } from './status-lists.service';
+import { issuingFormat } from './suites';
 
 /** The body of POST /credentials/issue (and of an instance's issue endpoint). */
 export interface IssueCredentialInput {
@@ -36,6 +36,7 @@ export class VcIssueService {
     private readonly status: VcStatusListsService,
     private readonly statusRepo: VcStatusRepository,
     private readonly clock: Clock,
+    private readonly formats: FormatRegistry = registered,
   ) {}
 
   async issue(actor: Actor, selector: IssuerSelector, input: IssueCredentialInput): Promise<{ verifiableCredential: JsonObject }> {
@@ -49,9 +50,10 @@ export class VcIssueService {
       checkIssuableCredential(input.credential as JsonObject, now);
       issuer = await this.issuers.defaultFor(actor);
     }
-    if (issuer.cryptosuite === 'vc+jwt') {
+    // Refused before anything is allocated: a status slot must not be spent on a request that fails.
+    if (!issuingFormat(issuer.cryptosuite, this.formats).vcApi.proofOptions) {
       for (const k of ['created', 'challenge', 'domain'] as const) {
-        if (options[k] !== undefined) throw invalidInput(`options.${k} does not apply to vc+jwt issuers`, [{ field: `options.${k}`, message: 'not applicable to vc+jwt' }]);
+        if (options[k] !== undefined) throw invalidInput(`options.${k} does not apply to ${issuer.cryptosuite} issuers`, [{ field: `options.${k}`, message: `not applicable to ${issuer.cryptosuite}` }]);
       }
     }
     const credential = prepareCredentialForIssuance(input.credential as JsonObject, { issuer: issuer.did, now });
@@ -81,22 +83,14 @@ export class VcIssueService {
     return [];
   }
 
-  /** Adds the instance's proof, or issues a VC-JOSE-COSE JWT and returns it enveloped. */
-  private async secure(issuer: VcIssuerRecord, signer: ProofSigner, credential: JsonObject, options: IssueOptions): Promise<JsonObject> {
-    if (issuer.cryptosuite === 'vc+jwt') return envelopeJwtCredential(await issueJwtCredential(credential, signer));
-    try {
-      return await addProof(credential, signer, {
-        suite: issuer.cryptosuite,
-        proofPurpose: 'assertionMethod',
-        ...(options.created !== undefined ? { created: options.created } : {}),
-        ...(options.challenge !== undefined ? { challenge: options.challenge } : {}),
-        ...(options.domain !== undefined ? { domain: options.domain } : {}),
-      });
-    } catch (e) {
-      // A document the suite cannot canonicalise (an undefined term, a bad context) is the caller's mistake.
-      if (e instanceof AppError) throw e;
-      throw invalidInput(`the credential cannot be secured with ${issuer.cryptosuite}: ${e instanceof Error ? e.message : String(e)}`);
-    }
+  /** Secures the credential with the format the instance signs with (src/formats): an embedded proof, or a JWT in its envelope. */
+  private secure(issuer: VcIssuerRecord, signer: ProofSigner, credential: JsonObject, options: IssueOptions): Promise<JsonObject> {
+    const proof = {
+      ...(options.created !== undefined ? { created: options.created } : {}),
+      ...(options.challenge !== undefined ? { challenge: options.challenge } : {}),
+      ...(options.domain !== undefined ? { domain: options.domain } : {}),
+    };
+    return issuingFormat(issuer.cryptosuite, this.formats).issue({ credential, signer, options: proof });
   }
 }
 

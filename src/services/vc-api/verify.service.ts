@@ -1,11 +1,11 @@
 import { invalidInput } from '../../errors';
 import type { Clock } from '../../domain/ports';
-import { verifyProof } from '../../vc/proofs';
-import { isJwtCredential, isJwtPresentation, verifyJwtCredential, verifyJwtPresentation } from '../../vc/jwt';
+import { formats as registered, type FormatRegistry } from '../../formats/registry';
+import type { FormatVerification } from '../../formats/format';
 import { checkCredentialShape, checkPresentationShape, checkValidityPeriod } from '../../vc/model';
 import { checkCredentialStatus } from '../../vc/status';
 import { type RelatedResourceSource, checkRelatedResources } from '../../vc/related-resource';
-import type { DidResolver, JsonObject, ProofVerification, StatusListSource, VcProblem } from '../../vc/ports';
+import type { DidResolver, JsonObject, StatusListSource, VcProblem } from '../../vc/ports';
 import { type ProblemDetail, type VcVerificationResult, problem, toProblemDetail } from './problems';
 import { type CredentialCheck, credentialChecksOf } from './verify-checks';
 
@@ -60,6 +60,7 @@ export class VcVerifyService {
     private readonly statusSource: StatusListSource,
     private readonly clock: Clock,
     private readonly relatedResources: RelatedResourceSource,
+    private readonly formats: FormatRegistry = registered,
   ) {}
 
   async verifyCredential(input: VerifyCredentialInput): Promise<VcVerificationResult> {
@@ -79,14 +80,22 @@ export class VcVerifyService {
     const vp = proofless ? input.presentation : input.verifiablePresentation;
     if (!isObject(vp) && typeof vp !== 'string') throw invalidInput('verifiablePresentation must be a presentation object or a JWT', [{ field: 'verifiablePresentation', message: 'must be an object or a compact JWT' }]);
     const report = new Report();
+    // A presentation no format claims is read as an unsecured W3C presentation: with no proof it
+    // is the spec's proofless form, with a proof nobody knows it is refused below.
+    const format = this.formats.detectPresentation(vp);
+    const readable = format === undefined || format.read !== undefined ? (isObject(vp) ? vp : undefined) : undefined;
     let presentation: JsonObject | undefined;
-    if (typeof vp === 'string' || isJwtPresentation(vp)) {
+    if (readable === undefined && format !== undefined) {
+      // The signature encloses the presentation (a JWT): nothing of it is read before it is opened.
       report.check('proof');
-      const r = await safely(() => verifyJwtPresentation(vp, { resolver: this.resolver, expectedProofPurpose: 'authentication', ...(challenge !== undefined ? { challenge } : {}), ...(domain !== undefined ? { domain } : {}) }));
-      r.errors.forEach((e) => report.error(e));
-      presentation = r.presentation;
+      const r = await safely(() => format.presentation!.verify(vp, { resolver: this.resolver, purpose: 'authentication', ...(challenge !== undefined ? { challenge } : {}), ...(domain !== undefined ? { domain } : {}) }));
+      r.problems.forEach((e) => report.error(e));
+      presentation = r.credential;
+    } else if (readable === undefined) {
+      report.check('proof');
+      report.error(this.formats.unrecognised(vp));
     } else {
-      presentation = vp as JsonObject;
+      presentation = readable;
       const shape = checkPresentationShape(presentation);
       shape.forEach((p) => report.error(p));
       if (shape.length > 0) return report.result();
@@ -99,16 +108,19 @@ export class VcVerifyService {
         report.check('proof');
         if (holder === undefined) report.warn(problem('NO_HOLDER', 'The presentation names no holder', 'its proof is not bound to a holder'));
         else report.check('holder');
-        const r = await safely(() =>
-          verifyProof(presentation!, {
-            resolver: this.resolver,
-            expectedProofPurpose: 'authentication',
-            ...(challenge !== undefined ? { challenge } : {}),
-            ...(domain !== undefined ? { domain } : {}),
-            ...(holder !== undefined ? { expectedController: holder } : {}),
-          }),
-        );
-        r.errors.forEach((e) => report.error(e));
+        if (format === undefined) report.error(this.formats.unrecognised(presentation));
+        else {
+          const r = await safely(() =>
+            format.presentation!.verify(presentation!, {
+              resolver: this.resolver,
+              purpose: 'authentication',
+              ...(challenge !== undefined ? { challenge } : {}),
+              ...(domain !== undefined ? { domain } : {}),
+              ...(holder !== undefined ? { expectedController: holder } : {}),
+            }),
+          );
+          r.problems.forEach((e) => report.error(e));
+        }
       }
     }
     if (challenge !== undefined) report.check('challenge');
@@ -136,33 +148,37 @@ export class VcVerifyService {
   }
 
   private async credentialInto(report: Report, vc: JsonObject | string, checks: ReadonlySet<CredentialCheck>): Promise<void> {
-    let credential: JsonObject | undefined;
-    if (typeof vc === 'string' || isJwtCredential(vc)) {
-      // The JWT is the proof: nothing of the credential can be read before it is opened.
-      report.check('proof');
-      const r = await safely(() => verifyJwtCredential(vc, { resolver: this.resolver, expectedProofPurpose: 'assertionMethod' }));
-      r.errors.forEach((e) => report.error(e));
-      credential = r.credential;
-      if (!credential) return;
-      // VC-JOSE-COSE binds the signing key to the issuer as part of opening the JWT.
-      if (checks.has('issuer')) report.check('issuer');
-      checkCredentialShape(credential).forEach((p) => report.error(p));
-    } else {
-      const shape = checkCredentialShape(vc);
+    const format = this.formats.detect(vc);
+    // Embedded proofs sit beside what they sign: the document is read (and its shape checked)
+    // first. A JWT's signature encloses its credential, which exists only once it is opened.
+    const readable = format === undefined || format.read !== undefined ? (isObject(vc) ? vc : undefined) : undefined;
+    if (readable !== undefined) {
+      const shape = checkCredentialShape(readable);
       shape.forEach((p) => report.error(p));
       // A document that is not a credential has nothing a proof could be checked against.
       if (shape.length > 0) return;
-      credential = vc;
-      if (checks.has('proof')) {
-        report.check('proof');
-        const r = await safely(() => verifyProof(vc, { resolver: this.resolver, expectedProofPurpose: 'assertionMethod' }));
-        r.errors.forEach((e) => report.error(e));
-        if (checks.has('issuer')) {
-          report.check('issuer');
-          issuerBindingProblems(vc, r.controllers).forEach((p) => report.error(p));
-        }
-      }
     }
+    let credential = readable;
+    if (!checks.has('proof') && readable !== undefined) {
+      // The caller did not ask for the proof, and the credential can be read without it.
+    } else if (format === undefined) {
+      report.check('proof');
+      report.error(this.formats.unrecognised(vc));
+      // Named as checked, as for any failed proof: its failure already makes the answer false.
+      if (checks.has('issuer')) report.check('issuer');
+    } else {
+      report.check('proof');
+      const r = await safely(() => format.verify(vc, { resolver: this.resolver, purpose: 'assertionMethod' }));
+      r.problems.forEach((e) => report.error(e));
+      credential = readable ?? r.credential;
+      if (!credential) return;
+      if (checks.has('issuer')) {
+        report.check('issuer');
+        if (!r.issuerBound) issuerBindingProblems(credential, r.controllers).forEach((p) => report.error(p));
+      }
+      if (readable === undefined) checkCredentialShape(credential).forEach((p) => report.error(p));
+    }
+    if (!credential) return;
     if (checks.has('validity')) {
       report.check('validity');
       checkValidityPeriod(credential, this.clock.now()).forEach((p) => report.error(p));
@@ -189,8 +205,10 @@ export class VcVerifyService {
         if (issuer === undefined || idOf(list['issuer']) !== issuer) {
           return { verified: false, errors: [problem('STATUS_VERIFICATION_ERROR', 'The status list credential is not issued by the credential issuer')] };
         }
-        if (isJwtCredential(list)) return verifyJwtCredential(list, { resolver: this.resolver, expectedProofPurpose: 'assertionMethod' });
-        return verifyProof(list, { resolver: this.resolver, expectedProofPurpose: 'assertionMethod', expectedController: issuer });
+        const format = this.formats.detect(list);
+        if (!format) return { verified: false, errors: [this.formats.unrecognised(list)] };
+        const r = await format.verify(list, { resolver: this.resolver, purpose: 'assertionMethod', expectedController: issuer });
+        return { verified: r.verified, errors: r.problems, ...(r.suite !== undefined ? { suite: r.suite } : {}) };
       },
     });
     const seen = new Set(problems.map((p) => p.type));
@@ -231,13 +249,11 @@ function optionalString(options: Record<string, unknown>, key: string): string |
  * answer: the exception becomes a failed proof check. AppErrors of infrastructure (a DID host
  * that is down) are answers too, with their message.
  */
-type Checked = ProofVerification & { readonly credential?: JsonObject; readonly presentation?: JsonObject };
-
-async function safely(run: () => Promise<Checked>): Promise<Checked> {
+async function safely(run: () => Promise<FormatVerification>): Promise<FormatVerification> {
   try {
     return await run();
   } catch (e) {
     const detail = e instanceof Error && e.name === 'AppError' ? e.message : 'the proof could not be checked';
-    return { verified: false, errors: [problem('PROOF_VERIFICATION_ERROR', 'The proof could not be verified', detail)] };
+    return { verified: false, issuerBound: false, problems: [problem('PROOF_VERIFICATION_ERROR', 'The proof could not be verified', detail)] };
   }
 }
