@@ -1,0 +1,75 @@
+import type { JsonWebKey } from 'node:crypto';
+
+/**
+ * The signer contract shared by every OID4VC format (built by the issuer-key service from a sealed
+ * P-256 key). COSE ES256 uses the same raw r||s signature form as JOSE, so one signer serves both.
+ * Declared structurally here so this folder compiles on its own; any object of that shape fits.
+ */
+export interface MdocSigner {
+  alg: 'ES256';
+  publicJwk: JsonWebKey;
+  /** base64 (standard, not url) DER certificates, leaf first: they become the COSE x5chain. */
+  x5c?: string[];
+  kid?: string;
+  sign(data: Uint8Array): Promise<Uint8Array>;
+}
+
+/**
+ * Issuer trust: given the certificate chain the MSO carries, the public key to verify it with, or an
+ * AppError (VERIFICATION_FAILED / INVALID_INPUT) when the chain does not lead to a trust anchor.
+ * `now` is the verification time, so certificates are judged at the same instant as the MSO.
+ */
+export type MdocIssuerTrust = (input: { x5c?: string[]; iss?: string; kid?: string; now?: Date }) => Promise<{
+  publicJwk: JsonWebKey;
+  trustedBy: 'x5c' | 'did';
+}>;
+
+/** Claims of one document as plain JSON: namespace -> element identifier -> value. */
+export type MdocClaims = Record<string, Record<string, unknown>>;
+
+/**
+ * Why a DeviceResponse did not verify. Codes are stable (tests and callers assert them); messages are
+ * for people.
+ */
+export type MdocProblemCode =
+  | 'RESPONSE_STATUS'
+  | 'NO_DOCUMENTS'
+  | 'DOC_TYPE_MISMATCH'
+  | 'ISSUER_CERTIFICATE_MISSING'
+  | 'ISSUER_UNTRUSTED'
+  | 'ISSUER_SIGNATURE_INVALID'
+  | 'ISSUER_CERTIFICATE_VALIDITY'
+  | 'UNSUPPORTED_ALGORITHM'
+  | 'DIGEST_ALGORITHM_UNSUPPORTED'
+  | 'ELEMENT_DIGEST_MISSING'
+  | 'ELEMENT_DIGEST_MISMATCH'
+  | 'DUPLICATE_ELEMENT'
+  | 'NOT_YET_VALID'
+  | 'EXPIRED'
+  | 'DEVICE_KEY_INVALID'
+  | 'DEVICE_AUTH_MISSING'
+  | 'DEVICE_MAC_UNSUPPORTED'
+  | 'DEVICE_SIGNATURE_INVALID';
+
+export interface MdocProblem {
+  code: MdocProblemCode;
+  message: string;
+  /** Index of the document in the DeviceResponse the problem belongs to, when it belongs to one. */
+  document?: number;
+}
+
+/** What the verifier learnt about one document. Claims hold only elements whose digest verified. */
+export interface MdocVerifiedDocument {
+  docType: string;
+  claims: MdocClaims;
+  /** The holder's key from the MSO (deviceKeyInfo.deviceKey) as a JWK. */
+  deviceKeyJwk?: JsonWebKey;
+  validity?: { signed: string; validFrom: string; validUntil: string };
+  trustedBy?: 'x5c' | 'did';
+}
+
+export interface VerifyDeviceResponseResult {
+  verified: boolean;
+  documents: MdocVerifiedDocument[];
+  problems: MdocProblem[];
+}
