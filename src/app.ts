@@ -41,6 +41,9 @@ import { VcApiResolver } from './graphql/resolvers/vc-api/vc-api.resolver';
 import { createGraphqlEndpoint } from './graphql/server';
 import { rateLimitMiddleware } from './graphql/rate-limit.middleware';
 import { EnvelopeKeyCustody } from './kms/key-custody';
+import { Oid4vcKeysService } from './services/oid4vc-keys.service';
+import { PrismaOid4vcKeyRepository } from './db/repositories/oid4vc-key.repository';
+import { loadOid4vcMaterial } from './x509/operator-material';
 import { resolveMasterKey } from './kms/master-key';
 import { tokenKeysFor } from './services/oauth/token-keys';
 import { oauthRoutes } from './rest/oauth.routes';
@@ -168,6 +171,16 @@ export async function createCore(
     // A tenant's write queue bound applies to each of its issuers' sequencer lanes.
     const credentialRepo = new PrismaCredentialRepository(db.prisma, ledger, { ...config.batch, maxQueued: config.fairness.tenantWriteQueue }, writes, cache);
     const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
+    // OpenID4VC signing keys: the operator's certificate, key and anchors are read (and checked) once, here.
+    const oid4vcKeys = new Oid4vcKeysService({
+      repo: new PrismaOid4vcKeyRepository(db.prisma),
+      custody,
+      keyring,
+      publicUrl: config.publicUrl,
+      clock: options.clock ?? systemClock,
+      logger,
+      material: await loadOid4vcMaterial(config.oid4vcKeys),
+    });
     // Imported only when CREDGATE_ANCHOR names an adapter (viem is an optional dependency).
     const anchorConfig = config.anchor ?? { mode: 'none' as const };
     const didRepo = new PrismaDidRepository(db.prisma, ledger, cache);
@@ -225,6 +238,7 @@ export async function createCore(
         relatedResources: createHttpResourceSource(fetchPolicyFromConfig(fetching, 1024 * 1024)),
       },
       tokenKeys: tokenKeysFor(masterKey, config.masterKeyPrevious),
+      oid4vcKeys,
     });
     return { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus: bus, anchoring };
   } catch (e) {

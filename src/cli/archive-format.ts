@@ -112,6 +112,8 @@ export const ARCHIVE_TABLES: readonly ArchiveTable[] = [
   { name: 'tenants', where: 'id = $1', order: 'id', owner: 'self' },
   { name: 'api_keys', where: OF_TENANT, order: 'id', owner: 'tenant' },
   { name: 'managed_keys', where: OF_TENANT, order: 'id', owner: 'tenant', sealed: { column: 'encrypted_private_key', kekColumn: 'kek_id' } },
+  // OpenID4VC signing keys: the private half is the managed key it names (sealed above), the row holds the public JWK and certificate chain.
+  { name: 'oid4vc_keys', where: OF_TENANT, order: 'id', owner: 'tenant' },
   { name: 'dids', where: OF_TENANT, order: 'id', owner: 'tenant' },
   { name: 'ledger_logs', where: OF_TENANT, order: 'seq', owner: 'tenant' },
   { name: 'ledger_leaves', where: OF_TENANT_LOGS, order: 'log_seq, index', owner: 'log' },

@@ -10,6 +10,7 @@ import { parseVerificationLimits } from './verification';
 import type { VerificationLimits } from '../vc/net/request-budget';
 import { type TrustProxy, parseTrustProxy } from './trust-proxy';
 import { type HederaSettings, parseHederaConfig } from '../anchor/hedera/config';
+import { type Oid4vcKeysConfig, parseOid4vcKeys } from './oid4vc-keys';
 
 export { ConfigError } from './settings';
 
@@ -18,6 +19,7 @@ export type { AnchorConfig, AnchorMode, EvmAnchorSettings } from './anchor';
 export type { WitnessConfig, WitnessEndpoint } from './witnesses';
 export type { DidResolutionConfig } from './did-resolution';
 export type { TrustProxy } from './trust-proxy';
+export type { Oid4vcKeysConfig } from './oid4vc-keys';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -126,6 +128,8 @@ export interface Config {
   readonly oauth?: OAuthConfig;
   /** Reverse proxies allowed to name the client in X-Forwarded-For (CREDGATE_TRUST_PROXY); off when absent. */
   readonly trustProxy?: TrustProxy;
+  /** Certificates of the OpenID4VC signing keys and the verifier's trust anchors (CREDGATE_OID4VC_ISSUER_*_FILE, CREDGATE_OID4VC_TRUST_ANCHORS_FILE). */
+  readonly oid4vcKeys?: Oid4vcKeysConfig;
 }
 
 export interface OAuthConfig {
@@ -313,6 +317,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     didResolution: parseDidResolution(env, cwd),
     verification: parseVerificationLimits(env),
     trustProxy: parseTrustProxy(env),
+    oid4vcKeys: parseOid4vcKeys(env, cwd),
     oauth: Object.freeze({ tokenTtlSeconds: intSetting(env, 'CREDGATE_OAUTH_TOKEN_TTL_SECONDS', DEFAULT_OAUTH.tokenTtlSeconds, 30, 86_400) }),
   });
 }

@@ -47,6 +47,7 @@ import { DEFAULT_OAUTH } from '../config/config';
 import { AccessTokens } from './oauth/access-tokens';
 import { OAuthService } from './oauth/oauth.service';
 import type { TokenKeys } from './oauth/token-keys';
+import type { Oid4vcKeysService } from './oid4vc-keys.service';
 
 export interface Services {
   readonly auth: AuthService;
@@ -79,6 +80,8 @@ export interface Services {
   readonly oauth: OAuthService | undefined;
   /** Access-token signing and verification (the JWKS comes from here). */
   readonly accessTokens: AccessTokens | undefined;
+  /** Per-tenant OpenID4VC signing keys (credentials, request objects), their X.509 chains and the verifier's trust anchors. */
+  readonly oid4vcKeys: Oid4vcKeysService;
 }
 
 /** What the VC-API needs from the composition root. */
@@ -122,6 +125,8 @@ export interface ServiceDeps {
   readonly vcApi: VcApiWiring;
   /** Access-token keys derived from the master key (src/services/oauth/token-keys.ts); absent: no OAuth. */
   readonly tokenKeys?: TokenKeys;
+  /** Built by the composition root: it needs the keyring to seal new keys in the key row's own transaction. */
+  readonly oid4vcKeys: Oid4vcKeysService;
 }
 
 const isRecord = (c: unknown): c is Record<string, unknown> => c !== null && typeof c === 'object' && !Array.isArray(c);
@@ -175,6 +180,7 @@ export function createServices(d: ServiceDeps): Services {
     rateLimits,
     idempotency: new IdempotencyService(d.idempotencyStore, { ttlSeconds: d.config.idempotencyTtlSeconds ?? DEFAULT_IDEMPOTENCY_TTL_SECONDS }),
     writes: d.writes,
+    oid4vcKeys: d.oid4vcKeys,
     vcApi: createVcApiServices({
       issuerRepo: d.vcApi.issuers,
       statusRepo: d.vcApi.status,
