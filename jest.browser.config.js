@@ -1,8 +1,8 @@
 /**
  * Browser tests (headless Chromium driven by playwright-core): `npm run test:browser`.
- * Same transform and module set-up as the main suites (jest.config.js), which ignore test/browser/.
+ * Same transform and module set-up as the main suites (jest.base.js); jest.config.js ignores test/browser/.
  */
-const base = require('./jest.config.js');
+const base = require('./jest.base.js');
 
 /** @type {import('jest').Config} */
 module.exports = {
