@@ -6,6 +6,7 @@ import { deriveCustodyKek, keyringFor } from './key-derivation';
 import { ledgerSeed, storeLedgerSeed } from './ledger-seed';
 import { keyOfRecord, mismatch, readCheck, replaceCheck } from './master-key-check';
 import { EnvelopeSecretBox } from './secret-box';
+import { countSecretsToReseal, resealSecrets } from './sealed-secrets';
 
 /** Reports progress of one phase: `start` once with the rows to do, then `done` per batch. */
 export interface RotationProgress {
@@ -27,6 +28,8 @@ export interface RotationResult {
   readonly managedKeys: number;
   readonly sealedSubjects: number;
   readonly ledgerSeedStored: boolean;
+  /** Other sealed_secrets rows re-sealed (e.g. the generated OpenID4VC issuing CA). */
+  readonly sealedSecrets: number;
   readonly checkReplaced: boolean;
 }
 
@@ -58,6 +61,12 @@ export async function rotateMasterKey(prisma: PrismaClient, keys: RotationKeys, 
   const keyring = keyringFor(keys.next, check.legacyKek, candidates.slice(0, -1));
 
   const ledgerSeedStored = await storeLedgerSeed(prisma, keyring, await ledgerSeed(prisma, keyring, [record]));
+  let sealedSecrets: number;
+  try {
+    sealedSecrets = await resealSecrets(prisma, keyring);
+  } catch (e) {
+    throw new RotationError((e as Error).message);
+  }
   let managedKeys = 0;
   let sealedSubjects = 0;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
@@ -67,12 +76,12 @@ export async function rotateMasterKey(prisma: PrismaClient, keys: RotationKeys, 
     sealedSubjects += movedSubjects;
     if (movedKeys + movedSubjects === 0) break;
   }
-  if ((await countManagedKeys(prisma, nextId)) + (await countSubjects(prisma, nextId)) > 0) {
+  if ((await countManagedKeys(prisma, nextId)) + (await countSubjects(prisma, nextId)) + (await countSecretsToReseal(prisma, nextId)) > 0) {
     throw new RotationError('envelopes under an old key keep appearing: a service still seals under the old master key; configure every instance with the new key (old one as CREDGATE_MASTER_KEY_PREVIOUS) and run again');
   }
   const checkReplaced = !Buffer.from(record).equals(Buffer.from(keys.next));
   if (checkReplaced) await replaceCheck(prisma, keys.next);
-  return { kekId: nextId, managedKeys, sealedSubjects, ledgerSeedStored, checkReplaced };
+  return { kekId: nextId, managedKeys, sealedSubjects, ledgerSeedStored, sealedSecrets, checkReplaced };
 }
 
 function countManagedKeys(prisma: PrismaClient, nextId: string): Promise<number> {

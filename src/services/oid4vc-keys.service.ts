@@ -6,6 +6,7 @@ import type { Clock, KeyCustody } from '../domain/ports';
 import type { Oid4vcKeyPurpose, Oid4vcKeyRecord, Oid4vcKeyRepository } from '../domain/oid4vc-keys';
 import { type Keyring, open, seal } from '../kms/envelope';
 import { sealManagedKey } from '../kms/key-custody';
+import { sealedSecretAad as secretAad } from '../kms/sealed-secrets';
 import { generateSigningKeyPair, signRaw } from '../vc/signers/key-signer';
 import {
   type CertificateAuthority,
@@ -23,9 +24,8 @@ import {
 import { ECDSA_P256, type WebCryptoKey } from '../x509/crypto';
 import type { LoadedOid4vcMaterial, OperatorMaterial } from '../x509/operator-material';
 
-/** The sealed_secrets row of the generated issuing CA; its envelope is bound to this name like the ledger seed's. */
+/** The sealed_secrets row of the generated issuing CA; its envelope is bound to this name like the ledger seed's (re-sealed by rotation). */
 export const ISSUING_CA_SECRET = 'oid4vc-issuing-ca';
-const secretAad = (name: string): string => `credgate/sealed-secret/v1|${name}`;
 
 const DAY_MS = 86_400_000;
 /** Leaves live a year and are renewed (same key, new certificate) in their last month. */
