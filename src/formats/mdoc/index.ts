@@ -6,7 +6,7 @@ export const MDOC_FORMAT = 'mso_mdoc' as const;
 
 export { issueMdoc, type IssueMdocInput } from './issue';
 export { createDeviceResponse, type CreateDeviceResponseInput } from './present';
-export { verifyDeviceResponse, type VerifyDeviceResponseOptions } from './verify';
+export { verifyDeviceResponse, verifyIssuerSigned, type VerifyDeviceResponseOptions, type VerifyIssuerSignedOptions } from './verify';
 export { readIssuerSigned, type IssuerSignedSummary } from './read';
 export {
   openId4VpHandoverInfoBytes,

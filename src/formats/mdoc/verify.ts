@@ -7,16 +7,8 @@ import { MDOC_LIMITS, parseIssuerSigned, parseSign1, readOrRefuse, type ParsedIs
 import { openId4VpSessionTranscriptValue, type OpenId4VpHandoverInput } from './session-transcript';
 import type { MdocClaims, MdocIssuerTrust, MdocProblem, MdocProblemCode, MdocVerifiedDocument, VerifyDeviceResponseResult } from './types';
 
-export interface VerifyDeviceResponseOptions extends OpenId4VpHandoverInput {
-  /** Resolves the MSO's x5chain to a trusted key, or throws an AppError when it leads to no anchor. */
-  trust: MdocIssuerTrust;
-  /** The verification time (validity is checked against it, never against the wall clock here). */
-  now: Date;
-  /** The doctype the request asked for (DCQL meta.doctype_value). */
-  expectedDocType?: string;
-  /** Tolerance for validFrom/validUntil, in seconds; none unless the caller grants it. */
-  skewSeconds?: number;
-}
+/** What verifying a presentation needs: the issuer-side options plus the request the device signed over. */
+export type VerifyDeviceResponseOptions = OpenId4VpHandoverInput & VerifyIssuerSignedOptions;
 
 interface ParsedDocument {
   docType: string;
@@ -63,22 +55,36 @@ function signedWithinCertificate(leaf: Uint8Array, signed: Date): boolean {
 
 const iso = (d: Date): string => `${d.toISOString().split('.')[0]}Z`;
 
-async function verifyDocument(
-  doc: ParsedDocument,
-  index: number,
-  transcript: ReturnType<typeof openId4VpSessionTranscriptValue>,
-  options: VerifyDeviceResponseOptions,
-): Promise<{ document: MdocVerifiedDocument; problems: MdocProblem[] }> {
-  const problems: MdocProblem[] = [];
-  const problem = (code: MdocProblemCode, message: string): void => {
-    problems.push({ code, message, document: index });
-  };
-  const { mso, issuerAuth, x5chain } = doc.issuerSigned;
+/** What the verifier needs to judge an IssuerSigned on its own. */
+export interface VerifyIssuerSignedOptions {
+  /** Resolves the MSO's x5chain to a trusted key, or throws an AppError when it leads to no anchor. */
+  trust: MdocIssuerTrust;
+  /** The verification time (validity is checked against it, never against the wall clock here). */
+  now: Date;
+  /** The doctype the request asked for (DCQL meta.doctype_value). */
+  expectedDocType?: string;
+  /** Tolerance for validFrom/validUntil, in seconds; none unless the caller grants it. */
+  skewSeconds?: number;
+}
 
-  if (options.expectedDocType !== undefined && doc.docType !== options.expectedDocType) {
-    problem('DOC_TYPE_MISMATCH', `document is a ${doc.docType}, the request asked for ${options.expectedDocType}`);
+type Report = (code: MdocProblemCode, message: string) => void;
+
+/**
+ * The issuer's half (ISO 18013-5 §9.3.1): docType, trust in the chain, the MSO signature, the
+ * certificate's validity when it signed, the mdoc's validity at `now`, and each disclosed element's
+ * digest. Claims come back only when the issuer is trusted and its signature holds.
+ */
+async function checkIssuerSigned(
+  issuerSigned: ParsedIssuerSigned,
+  docType: string,
+  options: VerifyIssuerSignedOptions,
+  problem: Report,
+): Promise<MdocVerifiedDocument> {
+  const { mso, issuerAuth, x5chain } = issuerSigned;
+  if (options.expectedDocType !== undefined && docType !== options.expectedDocType) {
+    problem('DOC_TYPE_MISMATCH', `document is a ${docType}, the request asked for ${options.expectedDocType}`);
   }
-  if (mso.docType !== doc.docType) problem('DOC_TYPE_MISMATCH', `the MSO was signed for ${mso.docType}, the document claims ${doc.docType}`);
+  if (mso.docType !== docType) problem('DOC_TYPE_MISMATCH', `the MSO was signed for ${mso.docType}, the document claims ${docType}`);
 
   // Issuer: the chain must lead to a trust anchor, and the MSO must be signed by the key it certifies.
   let issuerKey: JsonWebKey | undefined;
@@ -114,7 +120,7 @@ async function verifyDocument(
   const hash = DIGESTS[mso.digestAlgorithm];
   if (!hash) problem('DIGEST_ALGORITHM_UNSUPPORTED', `digest algorithm ${mso.digestAlgorithm} is not supported`);
   else {
-    for (const [namespace, items] of doc.issuerSigned.nameSpaces) {
+    for (const [namespace, items] of issuerSigned.nameSpaces) {
       const expected = mso.valueDigests.get(namespace);
       const seen = new Set<string>();
       const values: Record<string, unknown> = {};
@@ -140,9 +146,33 @@ async function verifyDocument(
     }
   }
 
-  // Holder binding: DeviceAuthentication over this verifier's SessionTranscript, signed by the MSO's deviceKey.
   const deviceKeyJwk = jwkFromCoseKey(mso.deviceKey);
   if (!deviceKeyJwk) problem('DEVICE_KEY_INVALID', 'the MSO deviceKey is not an EC2 key on P-256, P-384 or P-521');
+  const issuerOk = issuerSignatureValid && trustedBy !== undefined;
+  return {
+    docType,
+    // Values are reported only when the issuer is trusted and its signature holds; otherwise they prove nothing.
+    claims: issuerOk ? claims : {},
+    ...(deviceKeyJwk ? { deviceKeyJwk } : {}),
+    validity: { signed: iso(mso.signed), validFrom: iso(mso.validFrom), validUntil: iso(mso.validUntil) },
+    ...(trustedBy ? { trustedBy } : {}),
+  };
+}
+
+async function verifyDocument(
+  doc: ParsedDocument,
+  index: number,
+  transcript: ReturnType<typeof openId4VpSessionTranscriptValue>,
+  options: VerifyDeviceResponseOptions,
+): Promise<{ document: MdocVerifiedDocument; problems: MdocProblem[] }> {
+  const problems: MdocProblem[] = [];
+  const problem: Report = (code, message) => {
+    problems.push({ code, message, document: index });
+  };
+  const document = await checkIssuerSigned(doc.issuerSigned, doc.docType, options, problem);
+
+  // Holder binding: DeviceAuthentication over this verifier's SessionTranscript, signed by the MSO's deviceKey.
+  const deviceKeyJwk = document.deviceKeyJwk;
   if (doc.deviceAuth.has('deviceMac')) problem('DEVICE_MAC_UNSUPPORTED', 'deviceMac needs a reader key, which OpenID4VP has not; use deviceSignature');
   else if (!doc.deviceAuth.has('deviceSignature')) problem('DEVICE_AUTH_MISSING', 'deviceAuth carries no deviceSignature');
   else {
@@ -158,19 +188,25 @@ async function verifyDocument(
       }
     }
   }
+  return { document, problems };
+}
 
-  const issuerOk = issuerSignatureValid && trustedBy !== undefined;
-  return {
-    document: {
-      docType: doc.docType,
-      // Values are reported only when the issuer is trusted and its signature holds; otherwise they prove nothing.
-      claims: issuerOk ? claims : {},
-      ...(deviceKeyJwk ? { deviceKeyJwk } : {}),
-      validity: { signed: iso(mso.signed), validFrom: iso(mso.validFrom), validUntil: iso(mso.validUntil) },
-      ...(trustedBy ? { trustedBy } : {}),
-    },
-    problems,
-  };
+/**
+ * Verifies an IssuerSigned on its own — what a wallet checks on receipt, or a registry verifying an
+ * issued mdoc: everything verifyDeviceResponse checks except the device signature, which only a
+ * presentation carries.
+ */
+export async function verifyIssuerSigned(
+  input: Uint8Array | string,
+  options: VerifyIssuerSignedOptions,
+): Promise<{ verified: boolean; document: MdocVerifiedDocument; problems: MdocProblem[] }> {
+  if (!(options?.now instanceof Date) || Number.isNaN(options.now.getTime())) throw invalidInput('now must be a valid date');
+  if (typeof options.trust !== 'function') throw invalidInput('an issuer trust function is required');
+  const bytes = bytesFrom(input, 'issuerSigned', MDOC_LIMITS.maxBytes);
+  const parsed = readOrRefuse('issuerSigned', () => parseIssuerSigned(decodeCbor(bytes, 'issuerSigned'), 'issuerSigned'));
+  const problems: MdocProblem[] = [];
+  const document = await checkIssuerSigned(parsed, parsed.mso.docType, options, (code, message) => problems.push({ code, message }));
+  return { verified: problems.length === 0, document, problems };
 }
 
 /**

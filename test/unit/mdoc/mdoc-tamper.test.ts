@@ -205,7 +205,7 @@ describe('mdoc DeviceResponse tampering', () => {
       new Uint8Array([0xff, 0x00, 0x13]),
       good.subarray(0, good.length - 7),
       cborEncode(['not', 'a', 'map']),
-      cborEncode(new Map([['version', '1.0'], ['status', 0], ['documents', [new Map([['docType', PID]])]]])),
+      cborEncode(new Map<string, unknown>([['version', '1.0'], ['status', 0], ['documents', [new Map([['docType', PID]])]]])),
       tamper(good, (doc) => (doc.get('issuerSigned') as CborMap).set('issuerAuth', 'nope')),
       tamper(good, (doc) => editItem(doc, 'given_name', (i) => i.set('digestID', -1))),
       tamper(good, (doc) => (issuerAuth(doc)[2] = new Uint8Array([0x01]))),
