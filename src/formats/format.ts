@@ -35,8 +35,14 @@ export interface VerifyContext {
   readonly purpose?: ProofPurpose;
   /** The issuer (or holder) the signing key must be controlled by. */
   readonly expectedController?: string;
+  /** The verifier's nonce a presentation must be bound to (Data Integrity challenge, KB-JWT nonce). */
   readonly challenge?: string;
+  /** The audience a presentation must name (Data Integrity domain, KB-JWT aud). */
   readonly domain?: string | readonly string[];
+  /** How old a key-binding proof may be, in seconds (default 300). */
+  readonly maxAgeSeconds?: number;
+  /** Reads a Token Status List entry (0 = valid); status is not checked without it. */
+  readonly checkTokenStatus?: (reference: { uri: string; idx: number }) => Promise<number>;
 }
 
 /**

@@ -9,6 +9,8 @@ import { familyA } from './adapters/family-a';
 import { familyB } from './adapters/family-b';
 import { ecdsaRdfc2019, ed25519Signature2020, eddsaJcs2022, eddsaRdfc2022 } from './adapters/data-integrity';
 import { vcJwt } from './adapters/vc-jwt';
+import { sdJwtVc } from './adapters/sd-jwt-vc';
+import { mdocFormat } from './mdoc/format';
 
 export { FormatRegistry };
 
@@ -19,4 +21,6 @@ export const formats = new FormatRegistry()
   .register(eddsaJcs2022)
   .register(ecdsaRdfc2019)
   .register(ed25519Signature2020)
-  .register(vcJwt);
+  .register(sdJwtVc)
+  .register(vcJwt)
+  .register(mdocFormat);

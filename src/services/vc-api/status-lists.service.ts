@@ -2,12 +2,12 @@ import { AppError, invalidInput, notFound } from '../../errors';
 import type { Clock } from '../../domain/ports';
 import type { Actor } from '../../domain/tenancy/actor';
 import { VC_STATUS_PURPOSES, type VcStatusPurpose, type VcStatusRepository, type VcStatusSlot } from '../../domain/vc-issuers';
-import { addProof } from '../../vc/proofs';
 import { buildStatusListCredential, statusListEntry } from '../../vc/status';
 import type { JsonObject, StatusListSource } from '../../vc/ports';
 import { isUuid } from '../family-b/ids';
 import type { VcIssuersService } from './issuers.service';
-import { dataIntegritySuiteOf } from './suites';
+import type { RevocationListener } from '../token-status-list.service';
+import { dataIntegritySuiteOf, issuingFormat } from './suites';
 
 /** A signed status list credential and its validator for HTTP caching. */
 export interface PublishedStatusList {
@@ -46,6 +46,8 @@ export class VcStatusListsService {
     private readonly clock: Clock,
     /** `${publicUrl}${base}/status-lists/`: the prefix of every list credential URL. */
     private readonly listUrlPrefix: string,
+    /** Token status lists the credential is also in (issue 21): a revocation flips them too. */
+    private readonly revocations?: RevocationListener,
   ) {}
 
   listUrl(listId: string): string {
@@ -80,6 +82,7 @@ export class VcStatusListsService {
     }
     const change = await this.repo.setStatus(actor.tenantId, credentialId, p, status);
     if (!change) throw notFound('credential');
+    if (p === 'revocation' && status) await this.revocations?.credentialRevoked(actor.tenantId, credentialId);
     return { credentialId, credentialStatus: this.entriesOf([change.slot])[0]!, status: change.set };
   }
 
@@ -127,8 +130,9 @@ export class VcStatusListsService {
       version: '2.0',
       validFrom: isoSeconds(this.clock.now()),
     });
-    const suite = dataIntegritySuiteOf(issuer.cryptosuite, issuer.keyType);
-    const document = await this.issuers.withSigner(issuer, (signer) => addProof(unsigned, signer, { suite, proofPurpose: 'assertionMethod' }));
+    // Signed with the embedded-proof format the instance's own format names for its lists.
+    const format = issuingFormat(dataIntegritySuiteOf(issuer.cryptosuite, issuer.keyType));
+    const document = await this.issuers.withSigner(issuer, (signer) => format.issue({ credential: unsigned, signer }));
     await this.repo.storeSignedList(list.id, list.version, document);
     return { document, etag: `"${list.id}.${list.version}"` };
   }

@@ -83,7 +83,7 @@ export class VcVerifyService {
     // A presentation no format claims is read as an unsecured W3C presentation: with no proof it
     // is the spec's proofless form, with a proof nobody knows it is refused below.
     const format = this.formats.detectPresentation(vp);
-    const readable = format === undefined || format.read !== undefined ? (isObject(vp) ? vp : undefined) : undefined;
+    const readable = format ? format.read?.(vp) : isObject(vp) ? vp : undefined;
     let presentation: JsonObject | undefined;
     if (readable === undefined && format !== undefined) {
       // The signature encloses the presentation (a JWT): nothing of it is read before it is opened.
@@ -151,7 +151,7 @@ export class VcVerifyService {
     const format = this.formats.detect(vc);
     // Embedded proofs sit beside what they sign: the document is read (and its shape checked)
     // first. A JWT's signature encloses its credential, which exists only once it is opened.
-    const readable = format === undefined || format.read !== undefined ? (isObject(vc) ? vc : undefined) : undefined;
+    const readable = format ? format.read?.(vc) : isObject(vc) ? vc : undefined;
     if (readable !== undefined) {
       const shape = checkCredentialShape(readable);
       shape.forEach((p) => report.error(p));
