@@ -73,6 +73,7 @@ import { AnchorRelay, DEFAULT_RELAY_OPTIONS } from './anchor/relay';
 import type { AnchorAdapter } from './anchor/anchor.port';
 import { PrismaVcIssuerRepository } from './db/repositories/vc-issuer.repository';
 import { PrismaVcStatusRepository } from './db/repositories/vc-status.repository';
+import { PrismaTokenStatusRepository } from './db/repositories/token-status.repository';
 import { VC_API_DEFAULT_BASE } from './contracts/vc-api';
 import { createDidResolver, resolverOptionsFromConfig, serviceDidLookup } from './vc/resolver';
 import { createHttpStatusListSource, statusSourceOptionsFromConfig } from './vc/status';
@@ -239,6 +240,7 @@ export async function createCore(
       },
       tokenKeys: tokenKeysFor(masterKey, config.masterKeyPrevious),
       oid4vcKeys,
+      tokenStatusRepo: new PrismaTokenStatusRepository(db.prisma),
     });
     return { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus: bus, anchoring };
   } catch (e) {

@@ -71,6 +71,19 @@ export const statusList = publicOp('get', '/status/:listId', 'statusList', {
   rateLimited: true,
 });
 
+export const tokenStatusList = publicOp('get', '/token-status-lists/:listId', 'tokenStatusList', {
+  summary: 'An IETF Token Status List (statuslist+jwt; referenced from status.status_list of SD-JWT VCs; no API key)',
+  description:
+    'draft-ietf-oauth-status-list: signed by the issuer\'s OpenID4VC key, re-signed only when a bit changes (or half its validity has passed). `ETag` / `If-None-Match` (304); `Cache-Control: no-cache` so a revocation is seen at once.',
+  pathParams: [pathParam('listId', 'the list id', EXAMPLE.uuid)],
+  responses: {
+    200: { description: 'the Status List Token', contentType: 'application/statuslist+jwt', schema: Type.String(), example: 'eyJ0eXAiOiJzdGF0dXNsaXN0K2p3dCIsImFsZyI6IkVTMjU2In0.eyJzdWIiOiIuLi4ifQ.c2ln', headers: ['ETag'] },
+    304: { description: 'not modified since the ETag given in If-None-Match' },
+  },
+  errors: [404],
+  rateLimited: true,
+});
+
 const version = { name: 'version', description: 'a version number (default: the latest)', example: '1', schema: Type.String({ pattern: '^[1-9][0-9]{0,8}$' }) };
 const schemaDoc = { $schema: 'http://json-schema.org/draft-04/schema#', title: 'EmployeeBadge', type: 'object', properties: {}, required: [] };
 

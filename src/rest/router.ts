@@ -21,6 +21,7 @@ import { type ByteBudget, uploadGuard } from './middleware/upload-guard';
 import { rateLimits } from './middleware/rate-limit';
 import { idempotentIssuing } from './middleware/idempotency';
 import { vcApiRoutes } from './vc-api/vc-api.routes';
+import { tokenStatusRoutes } from './oid4vc/token-status.routes';
 import { isVcApiPath } from './vc-api-path';
 import type { Family } from './context';
 
@@ -94,6 +95,7 @@ export function restRouter(services: Services, options: RestOptions): Router {
   r.use(credentialRoutes(services.auth, services.familyBCredentials));
   r.use(presentationRoutes(services.auth, services.presentations, services.signatures, services.zkpTokens));
   r.use(publicRoutes(services.schemas, services.familyBCredentials));
+  r.use(tokenStatusRoutes(services.tokenStatus));
   r.use(vcApiRoutes(services.auth, services.vcApi));
   return r;
 }

@@ -48,6 +48,8 @@ import { AccessTokens } from './oauth/access-tokens';
 import { OAuthService } from './oauth/oauth.service';
 import type { TokenKeys } from './oauth/token-keys';
 import type { Oid4vcKeysService } from './oid4vc-keys.service';
+import { TokenStatusListService } from './token-status-list.service';
+import type { PrismaTokenStatusRepository } from '../db/repositories/token-status.repository';
 
 export interface Services {
   readonly auth: AuthService;
@@ -82,6 +84,8 @@ export interface Services {
   readonly accessTokens: AccessTokens | undefined;
   /** Per-tenant OpenID4VC signing keys (credentials, request objects), their X.509 chains and the verifier's trust anchors. */
   readonly oid4vcKeys: Oid4vcKeysService;
+  /** IETF Token Status Lists of the OpenID4VC issuer: allocation at issuance, flips on revocation, the published tokens, the status check. */
+  readonly tokenStatus: TokenStatusListService;
 }
 
 /** What the VC-API needs from the composition root. */
@@ -127,6 +131,7 @@ export interface ServiceDeps {
   readonly tokenKeys?: TokenKeys;
   /** Built by the composition root: it needs the keyring to seal new keys in the key row's own transaction. */
   readonly oid4vcKeys: Oid4vcKeysService;
+  readonly tokenStatusRepo: PrismaTokenStatusRepository;
 }
 
 const isRecord = (c: unknown): c is Record<string, unknown> => c !== null && typeof c === 'object' && !Array.isArray(c);
@@ -146,7 +151,9 @@ export function createServices(d: ServiceDeps): Services {
   const schemas = new SchemasService(d.schemas, d.config.publicUrl);
   const credentials = new CredentialsService(d.faces, issuerDids, schemas, d.issued, d.dids, d.box, d.clock);
   const templates = new TemplatesService(d.templateRepo, d.dids, d.clock);
-  const familyBCredentials = new FamilyBCredentialsService(d.credentialRepo, templates, d.dids, d.custody, d.ledger, d.clock, d.config.publicUrl, d.anchors);
+  // Status List Tokens are signed by the tenant's OpenID4VC issuer key, the key of the credentials that point to them.
+  const tokenStatus = new TokenStatusListService(d.tokenStatusRepo, (tenantId) => d.oid4vcKeys.signerFor(tenantId), d.config.publicUrl, d.clock);
+  const familyBCredentials = new FamilyBCredentialsService(d.credentialRepo, templates, d.dids, d.custody, d.ledger, d.clock, d.config.publicUrl, d.anchors, tokenStatus);
   const rateLimits = new RateLimitService(d.rateLimitStore, d.config.rateLimits, d.clock);
   // The service is both the authorization server and the resource server: iss = aud = its public URL.
   const accessTokens = d.tokenKeys
@@ -181,6 +188,7 @@ export function createServices(d: ServiceDeps): Services {
     idempotency: new IdempotencyService(d.idempotencyStore, { ttlSeconds: d.config.idempotencyTtlSeconds ?? DEFAULT_IDEMPOTENCY_TTL_SECONDS }),
     writes: d.writes,
     oid4vcKeys: d.oid4vcKeys,
+    tokenStatus,
     vcApi: createVcApiServices({
       issuerRepo: d.vcApi.issuers,
       statusRepo: d.vcApi.status,
@@ -192,6 +200,7 @@ export function createServices(d: ServiceDeps): Services {
       remoteStatus: d.vcApi.remoteStatus,
       ...(d.vcApi.relatedResources ? { relatedResources: d.vcApi.relatedResources } : {}),
       ...(d.config.verification ? { verificationLimits: d.config.verification } : {}),
+      revocations: tokenStatus,
     }),
   };
 }

@@ -16,6 +16,7 @@ import { mayActFor } from '../../domain/tenancy/holder-binding';
 import type { PrismaCredentialRepository } from '../../db/repositories/credential.repository';
 import type { Ledger } from '../../ledger/ledger.port';
 import type { AnchorService } from '../../anchor/anchor.service';
+import type { RevocationListener } from '../token-status-list.service';
 import type { AnchorStatus } from '../../anchor/anchor.port';
 import type { TemplatesService } from './templates.service';
 import { isCredentialId, isUuid } from './ids';
@@ -77,6 +78,8 @@ export class FamilyBCredentialsService {
     private readonly clock: Clock,
     private readonly publicUrl: string,
     private readonly anchors?: AnchorService,
+    /** Token status lists the credential is also in (issue 21): flipped after the status bit. */
+    private readonly revocations?: RevocationListener,
   ) {}
 
   /** POST /credentials `{ templateId, credentialSubject, holder? }`. */
@@ -146,6 +149,8 @@ export class FamilyBCredentialsService {
       ref: r.id,
     }));
     if (!revoked) throw notFound('credential');
+    // After the batch committed: a failure here fails the request, and DELETE is idempotent, so a retry flips the rest.
+    await this.revocations?.credentialRevoked(actor.tenantId, record.id);
     return { id, status: 'revoked', revokedAt: revoked.revokedAt!.toISOString() };
   }
 

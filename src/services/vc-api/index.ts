@@ -5,6 +5,7 @@ import { VcIssueService } from './issue.service';
 import { VcIssuersService } from './issuers.service';
 import { VcStatusListsService } from './status-lists.service';
 import { VcVerifyService } from './verify.service';
+import type { RevocationListener } from '../token-status-list.service';
 import { type VerificationService, withRequestBudgets } from './verify-scope';
 import { DEFAULT_VERIFICATION_LIMITS, RequestBudgets, type VerificationLimits } from '../../vc/net/request-budget';
 import { type RelatedResourceSource, createHttpResourceSource } from '../../vc/related-resource';
@@ -42,11 +43,13 @@ export interface VcApiDeps {
   readonly relatedResources?: RelatedResourceSource;
   /** The per-request verification budget (CREDGATE_VERIFY_*). */
   readonly verificationLimits?: VerificationLimits;
+  /** Told of every revocation, so token status lists the credential is in flip too. */
+  readonly revocations?: RevocationListener;
 }
 
 export function createVcApiServices(d: VcApiDeps): VcApiServices {
   const issuers = new VcIssuersService(d.issuerRepo, d.custody, d.base);
-  const status = new VcStatusListsService(d.statusRepo, issuers, d.clock, `${d.publicUrl}${d.base}/status-lists/`);
+  const status = new VcStatusListsService(d.statusRepo, issuers, d.clock, `${d.publicUrl}${d.base}/status-lists/`, d.revocations);
   return {
     issuers,
     issuance: new VcIssueService(issuers, status, d.statusRepo, d.clock),
