@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createPublicKey, type JsonWebKey, randomBytes, verify } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,6 +24,8 @@ describe('credgate export / import', () => {
   let tenant = '';
   let credential: Record<string, unknown>;
   let privateKeyHexes: string[] = [];
+  /** The tenant's OpenID4VC issuer key (issue 21): it moves with the tenant. */
+  let oid4vcJwk: JsonWebKey;
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -36,6 +38,10 @@ describe('credgate export / import', () => {
       // The same tenant's Family A side: its issuer DID and a credential with a sealed subject.
       await issueSealedSubject(server, tenant);
       privateKeyHexes = [party.issuer.privateKey, party.holder.privateKey];
+      const tenantId = (await server.app.db.sql.query<{ id: string }>('SELECT id FROM tenants WHERE slug = $1', [tenant]))[0]!.id;
+      oid4vcJwk = (await server.app.services.oid4vcKeys.signerFor(tenantId)).publicJwk;
+      const row = await server.app.db.prisma.oid4vcKey.findFirstOrThrow({ where: { tenantId } });
+      privateKeyHexes.push(await server.app.custody.use(tenantId, row.managedKeyId, (sk) => Buffer.from(sk).toString('hex')));
     } finally {
       await server.close();
     }
@@ -53,6 +59,7 @@ describe('credgate export / import', () => {
     expect(result.rows['managed_keys']).toBeGreaterThanOrEqual(3);
     expect(result.rows['ledger_leaves']).toBeGreaterThan(0);
     expect(result.rows['api_keys']).toBeGreaterThanOrEqual(5);
+    expect(result.rows['oid4vc_keys']).toBe(1);
     const text = readFileSync(archive, 'utf8');
     const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines[0]).toMatchObject({ format: 'credgate-tenant-archive', version: 1, tenant, kdf: { name: 'scrypt' } });
@@ -122,6 +129,14 @@ describe('credgate export / import', () => {
         const again = unwrap(await t.issue(party.keys.issuer, { templateId: party.template['templateId'], credentialSubject: { name: 'Ada', birthDate: '1985-01-01', employeeNo: 9 }, holder: party.holder.did }));
         expect(unwrap(await t.verify(party.keys.verifier, again)).verified).toBe(true);
       }
+      // The OpenID4VC key came along (re-sealed here): same key, now certified by this deployment's CA.
+      const tenantId = (await server.app.db.sql.query<{ id: string }>('SELECT id FROM tenants WHERE slug = $1', [tenant]))[0]!.id;
+      const signer = await server.app.services.oid4vcKeys.signerFor(tenantId);
+      expect(signer.publicJwk).toEqual(oid4vcJwk);
+      const anchors = await server.app.services.oid4vcKeys.trustAnchors();
+      expect(signer.x5c![1]).toBe(Buffer.from(anchors.at(-1)!).toString('base64'));
+      const data = Buffer.from('moved');
+      expect(verify('sha256', data, { key: createPublicKey({ key: signer.publicJwk, format: 'jwk' }), dsaEncoding: 'ieee-p1363' }, await signer.sign(data))).toBe(true);
     } finally {
       await server.close();
     }
