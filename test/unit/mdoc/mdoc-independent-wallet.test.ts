@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { verifyDeviceResponse } from '../../../src/formats/mdoc';
+import { verifyDeviceResponse, type VerifyDeviceResponseOptions } from '../../../src/formats/mdoc';
 import { anchorsTrust } from './support';
 
 interface Fixture {
@@ -25,7 +25,7 @@ interface Fixture {
 const fixture = JSON.parse(readFileSync(path.join(__dirname, '../../fixtures/mdoc/paradym-pid-device-response.json'), 'utf8')) as Fixture;
 const der = (b64: string): Uint8Array => new Uint8Array(Buffer.from(b64, 'base64'));
 const request = { clientId: fixture.clientId, nonce: fixture.nonce, responseUri: fixture.responseUri, jwkThumbprint: new Uint8Array(Buffer.from(fixture.jwkThumbprintHex, 'hex')) };
-const options = { ...request, trust: anchorsTrust([der(fixture.rootCertificateBase64)]), now: new Date(fixture.now), expectedDocType: fixture.docType };
+const options: VerifyDeviceResponseOptions = { ...request, trust: anchorsTrust([der(fixture.rootCertificateBase64)]), now: new Date(fixture.now), expectedDocType: fixture.docType };
 
 describe('a DeviceResponse from an independent wallet (Paradym, OpenID4VP 1.0)', () => {
   it('verifies: Animo\'s chain, the MSO signature, the digests, validity and the device signature over Annex B\'s transcript', async () => {
@@ -42,7 +42,7 @@ describe('a DeviceResponse from an independent wallet (Paradym, OpenID4VP 1.0)',
   });
 
   it('is refused for a request it did not answer (no encryption key, another nonce), after expiry, and under other anchors', async () => {
-    const codes = async (overrides: Partial<typeof options>): Promise<string[]> => (await verifyDeviceResponse(fixture.deviceResponseBase64url, { ...options, ...overrides })).problems.map((p) => p.code);
+    const codes = async (overrides: Partial<VerifyDeviceResponseOptions>): Promise<string[]> => (await verifyDeviceResponse(fixture.deviceResponseBase64url, { ...options, ...overrides })).problems.map((p) => p.code);
     expect(await codes({ jwkThumbprint: null })).toEqual(['DEVICE_SIGNATURE_INVALID']);
     expect(await codes({ nonce: 'LMGPB6k--THpBUSkEBvLxmdMIi3Ee1fjHXXUUzBVa05' })).toEqual(['DEVICE_SIGNATURE_INVALID']);
     expect(await codes({ now: new Date('2027-01-09T00:00:00Z') })).toEqual(expect.arrayContaining(['EXPIRED']));
