@@ -30,6 +30,8 @@ const project = (displayName, options) => ({ ...base, displayName, testMatch: ['
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: WORKERS,
+  // A global option: jest reads it from here, not from the projects (jest.base.js sets it for single configs).
+  testTimeout: base.testTimeout,
   testSequencer: '<rootDir>/scripts/jest-sequencer.js',
   projects: [
     project('unit', { roots: ['<rootDir>/test/unit'] }),
