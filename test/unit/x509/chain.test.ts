@@ -1,4 +1,4 @@
-import { createPublicKey, webcrypto } from 'node:crypto';
+import { createPublicKey, webcrypto, X509Certificate as NodeX509 } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import { derToX5c, MAX_CHAIN_LENGTH, parsePemCertificates, toPem, validateChain, x5cToDer } from '../../../src/x509';
 import { rejection } from '../../support/app-error';
@@ -115,6 +115,25 @@ describe('validateChain', () => {
     await refused(validateChain(Array.from({ length: MAX_CHAIN_LENGTH + 1 }, () => root.certificate), [root.certificate], INSIDE), 'INVALID_INPUT');
     expect(() => x5cToDer('not base64!')).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
     expect(() => x5cToDer('AAAA-_')).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
+});
+
+describe('certificates we issue, read by another implementation', () => {
+  test("node's X.509 (OpenSSL) reads the chain as we mean it: issued-by links, CA flags, host, key", async () => {
+    const root = await testRoot();
+    const mid = await testIntermediate(root);
+    const leaf = await testLeaf(mid, { dnsNames: ['issuer.example.org'], uris: ['https://issuer.example.org/t'] });
+    const [r, m, l] = [root.certificate, mid.certificate, leaf.der].map((d) => new NodeX509(Buffer.from(d)));
+    expect([r!.ca, m!.ca, l!.ca]).toEqual([true, true, false]);
+    expect(l!.checkIssued(m!)).toBe(true);
+    expect(m!.checkIssued(r!)).toBe(true);
+    expect(l!.checkIssued(r!)).toBe(false);
+    expect(l!.verify(m!.publicKey)).toBe(true);
+    expect(m!.verify(r!.publicKey)).toBe(true);
+    expect(l!.checkHost('issuer.example.org')).toBe('issuer.example.org');
+    expect(l!.checkHost('other.example.org')).toBeUndefined();
+    expect(l!.subjectAltName).toBe('DNS:issuer.example.org, URI:https://issuer.example.org/t');
+    expect(l!.publicKey.export({ format: 'jwk' })).toEqual(await jwkOf(leaf.keys.publicKey));
   });
 });
 
