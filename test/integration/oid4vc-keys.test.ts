@@ -5,6 +5,7 @@ import path from 'node:path';
 import { p256 } from '@noble/curves/nist.js';
 import { PrismaOid4vcKeyRepository } from '../../src/db/repositories/oid4vc-key.repository';
 import type { Clock } from '../../src/domain/ports';
+import type { Oid4vcKeyPurpose } from '../../src/domain/oid4vc-keys';
 import { open } from '../../src/kms/envelope';
 import { verifyMasterKey } from '../../src/kms/master-key-check';
 import { createLogger } from '../../src/logging/logger';
@@ -34,10 +35,37 @@ class MovableClock implements Clock {
   }
 }
 
+/**
+ * The repository with a gate: the first `racers` lookups all wait until every one of them found
+ * nothing, so that many first uses really do reach the insert together; it counts who won.
+ */
+class RacingRepository extends PrismaOid4vcKeyRepository {
+  private arrived = 0;
+  private open!: () => void;
+  private readonly gate = new Promise<void>((resolve) => (this.open = resolve));
+  created = 0;
+  lost = 0;
+  constructor(private readonly racers: number) {
+    super(server.app.db.prisma);
+  }
+  override async find(tenantId: string, purpose: Oid4vcKeyPurpose) {
+    const found = await super.find(tenantId, purpose);
+    if (this.arrived < this.racers && ++this.arrived === this.racers) this.open();
+    await this.gate;
+    return found;
+  }
+  override async createWithKey(...args: Parameters<PrismaOid4vcKeyRepository['createWithKey']>) {
+    const out = await super.createWithKey(...args);
+    if (out.created) this.created++;
+    else this.lost++;
+    return out;
+  }
+}
+
 /** A service instance of its own (its own in-process state), as another instance of the deployment would have. */
-async function instance(options: { clock?: Clock; publicUrl?: string; material?: Awaited<ReturnType<typeof loadOid4vcMaterial>> } = {}): Promise<Oid4vcKeysService> {
+async function instance(options: { clock?: Clock; publicUrl?: string; material?: Awaited<ReturnType<typeof loadOid4vcMaterial>>; repo?: PrismaOid4vcKeyRepository } = {}): Promise<Oid4vcKeysService> {
   return new Oid4vcKeysService({
-    repo: new PrismaOid4vcKeyRepository(server.app.db.prisma),
+    repo: options.repo ?? new PrismaOid4vcKeyRepository(server.app.db.prisma),
     custody: server.app.custody,
     keyring: await verifyMasterKey(server.app.db.prisma, masterKey),
     publicUrl: options.publicUrl ?? server.config.publicUrl,
@@ -61,8 +89,11 @@ const privateScalars: Uint8Array[] = [];
 
 test('ten concurrent first uses on ten instances give one key, one sealed key row and one CA', async () => {
   const tenantId = await newTenant();
-  const instances = await Promise.all(Array.from({ length: 10 }, () => instance()));
+  const repo = new RacingRepository(10);
+  const instances = await Promise.all(Array.from({ length: 10 }, () => instance({ repo })));
   const signers = await Promise.all(instances.map((s) => s.signerFor(tenantId)));
+  // All ten found nothing and inserted: one insert won, nine lost to the unique constraint.
+  expect({ created: repo.created, lost: repo.lost }).toEqual({ created: 1, lost: 9 });
   expect(new Set(signers.map((s) => JSON.stringify(s.publicJwk))).size).toBe(1);
   expect(new Set(signers.map((s) => s.x5c!.join('.'))).size).toBe(1);
   const rows = await server.app.db.prisma.oid4vcKey.findMany({ where: { tenantId } });
