@@ -1,6 +1,6 @@
 import { isAppError } from '../../errors';
 import type { JsonObject, VcProblem } from '../../vc/ports';
-import type { CredentialFormat, FormatVerification, VerifyContext } from '../format';
+import type { CredentialFormat, FormatStatus, FormatVerification, VerifyContext } from '../format';
 import { bytesFrom, decodeCbor } from './cbor';
 import { issueMdoc, type IssueMdocInput } from './issue';
 import { MDOC_LIMITS } from './parse';
@@ -13,6 +13,16 @@ const ID = 'mso_mdoc';
 
 const toJson = (value: unknown): JsonObject => JSON.parse(JSON.stringify(value)) as JsonObject;
 const asVcProblem = (p: MdocProblem): VcProblem => ({ type: p.code, title: p.message });
+
+/** mdocs carry Token Status List references in the MSO (status.status_list), surfaced as `status` by read and verify. */
+const TOKEN_STATUS: FormatStatus = {
+  mechanism: 'TokenStatusList',
+  referencesOf(credential: JsonObject) {
+    const s = credential['status'] as { uri?: unknown; idx?: unknown } | undefined;
+    if (typeof s !== 'object' || s === null || typeof s.uri !== 'string' || typeof s.idx !== 'number') return [];
+    return [{ uri: s.uri, index: s.idx, purpose: 'revocation' }];
+  },
+};
 
 /**
  * An IssuerSigned, by shape alone: bytes (or base64url text, as OID4VCI carries it) of a CBOR map
@@ -68,4 +78,5 @@ export const mdocFormat: CredentialFormat<IssueMdocInput, string, CreateDeviceRe
   async present(request: CreateDeviceResponseInput): Promise<string> {
     return Buffer.from(await createDeviceResponse(request)).toString('base64url');
   },
+  status: TOKEN_STATUS,
 };

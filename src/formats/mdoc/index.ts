@@ -31,6 +31,7 @@ export type {
   MdocProblem,
   MdocProblemCode,
   MdocSigner,
+  MdocStatusReference,
   MdocVerifiedDocument,
   VerifyDeviceResponseResult,
 } from './types';

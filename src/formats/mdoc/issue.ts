@@ -3,7 +3,7 @@ import { invalidInput } from '../../errors';
 import { typeNamespaceValues } from './attributes';
 import { DataItem, cborEncode, taggedBytes } from './cbor';
 import { COSE_ES256, HEADER_ALG, HEADER_X5CHAIN, coseKeyFromJwk, sigStructure } from './cose';
-import type { MdocSigner } from './types';
+import type { MdocSigner, MdocStatusReference } from './types';
 
 export interface IssueMdocInput {
   docType: string;
@@ -16,6 +16,11 @@ export interface IssueMdocInput {
   validUntil: Date;
   /** When the MSO was signed; defaults to validFrom, so issuance needs no clock of its own. */
   signed?: Date;
+  /**
+   * The mdoc's entry in a Token Status List: the MSO carries it as status.status_list {idx, uri}
+   * (draft-ietf-oauth-status-list, "Referenced Token" in CBOR), so revocation reaches mdocs too.
+   */
+  status?: MdocStatusReference;
   /** Salt source (32 bytes per element); injectable for tests, node:crypto otherwise. */
   random?: (length: number) => Uint8Array;
 }
@@ -65,6 +70,12 @@ export async function issueMdoc(input: IssueMdocInput): Promise<Uint8Array> {
   if (validUntil.getTime() <= validFrom.getTime()) throw invalidInput('validUntil must be after validFrom');
   if (signed.getTime() > validFrom.getTime()) throw invalidInput('signed must not be after validFrom');
 
+  if (input.status !== undefined) {
+    const { uri, idx } = input.status;
+    if (typeof uri !== 'string' || !/^https?:\/\//.test(uri) || !Number.isSafeInteger(idx) || idx < 0) {
+      throw invalidInput('status must name a status list uri (http or https) and a non-negative integer idx');
+    }
+  }
   const values = typeNamespaceValues(input.docType, input.namespaces);
   const total = Object.values(values).reduce((n, ns) => n + Object.keys(ns).length, 0);
   if (total > MAX_ELEMENTS) throw invalidInput(`an mdoc carries at most ${MAX_ELEMENTS} data elements`);
@@ -108,6 +119,9 @@ export async function issueMdoc(input: IssueMdocInput): Promise<Uint8Array> {
       ]),
     ],
   ]);
+  if (input.status) {
+    mso.set('status', new Map([['status_list', new Map<string, unknown>([['idx', input.status.idx], ['uri', input.status.uri]])]]));
+  }
   // MobileSecurityObjectBytes = #6.24(bstr .cbor MobileSecurityObject) is the COSE payload.
   const payload = taggedBytes(DataItem.fromBuffer(cborEncode(mso)));
   const protectedHeader = cborEncode(new Map([[HEADER_ALG, COSE_ES256]]));

@@ -38,6 +38,17 @@ export interface ParsedMso {
   signed: Date;
   validFrom: Date;
   validUntil: Date;
+  /** undefined: the MSO names no status list; null: it names one in a shape that cannot be read. */
+  status: { uri: string; idx: number } | null | undefined;
+}
+
+function statusOf(value: unknown): { uri: string; idx: number } | null | undefined {
+  if (value === undefined) return undefined;
+  const list = value instanceof Map ? value.get('status_list') : undefined;
+  if (!(list instanceof Map)) return null;
+  const uri = list.get('uri');
+  const idx = list.get('idx');
+  return typeof uri === 'string' && typeof idx === 'number' && Number.isSafeInteger(idx) && idx >= 0 ? { uri, idx } : null;
 }
 
 export interface ParsedSign1 {
@@ -100,6 +111,7 @@ function parseMso(payload: Uint8Array | null, path: string): ParsedMso {
     signed: asDate(validity.get('signed'), `${path}.mso.validityInfo.signed`),
     validFrom: asDate(validity.get('validFrom'), `${path}.mso.validityInfo.validFrom`),
     validUntil: asDate(validity.get('validUntil'), `${path}.mso.validityInfo.validUntil`),
+    status: statusOf(mso.get('status')),
   };
 }
 

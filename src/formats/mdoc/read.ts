@@ -13,6 +13,7 @@ export interface IssuerSignedSummary {
   validUntil: string;
   /** base64 DER, leaf first. */
   x5c: string[];
+  status?: { uri: string; idx: number };
 }
 
 /**
@@ -37,5 +38,6 @@ export function readIssuerSigned(input: Uint8Array | string): IssuerSignedSummar
     validFrom: iso(parsed.mso.validFrom),
     validUntil: iso(parsed.mso.validUntil),
     x5c: parsed.x5chain.map((c) => Buffer.from(c).toString('base64')),
+    ...(parsed.mso.status ? { status: parsed.mso.status } : {}),
   };
 }

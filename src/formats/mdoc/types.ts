@@ -24,6 +24,12 @@ export type MdocIssuerTrust = (input: { x5c?: string[]; iss?: string; kid?: stri
   trustedBy: 'x5c' | 'did';
 }>;
 
+/** A Token Status List reference (draft-ietf-oauth-status-list: `status.status_list` of the MSO). */
+export interface MdocStatusReference {
+  uri: string;
+  idx: number;
+}
+
 /** Claims of one document as plain JSON: namespace -> element identifier -> value. */
 export type MdocClaims = Record<string, Record<string, unknown>>;
 
@@ -49,7 +55,11 @@ export type MdocProblemCode =
   | 'DEVICE_KEY_INVALID'
   | 'DEVICE_AUTH_MISSING'
   | 'DEVICE_MAC_UNSUPPORTED'
-  | 'DEVICE_SIGNATURE_INVALID';
+  | 'DEVICE_SIGNATURE_INVALID'
+  /** The status list says the mdoc is revoked (or suspended, or another non-valid status). */
+  | 'STATUS_INVALID'
+  /** The MSO names a status list that could not be read or is malformed. */
+  | 'STATUS_UNAVAILABLE';
 
 export interface MdocProblem {
   code: MdocProblemCode;
@@ -66,6 +76,8 @@ export interface MdocVerifiedDocument {
   deviceKeyJwk?: JsonWebKey;
   validity?: { signed: string; validFrom: string; validUntil: string };
   trustedBy?: 'x5c' | 'did';
+  /** The status list entry the MSO names, if any. */
+  status?: MdocStatusReference;
 }
 
 export interface VerifyDeviceResponseResult {

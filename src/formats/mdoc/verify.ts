@@ -5,7 +5,7 @@ import { ecdsaAlgorithm, jwkFromCoseKey, sigStructure, verifyEcdsa } from './cos
 import { elementValueToJson, setOwn } from './element-values';
 import { MDOC_LIMITS, parseIssuerSigned, parseSign1, readOrRefuse, type ParsedIssuerSigned } from './parse';
 import { openId4VpSessionTranscriptValue, type OpenId4VpHandoverInput } from './session-transcript';
-import type { MdocClaims, MdocIssuerTrust, MdocProblem, MdocProblemCode, MdocVerifiedDocument, VerifyDeviceResponseResult } from './types';
+import type { MdocClaims, MdocIssuerTrust, MdocProblem, MdocProblemCode, MdocStatusReference, MdocVerifiedDocument, VerifyDeviceResponseResult } from './types';
 
 /** What verifying a presentation needs: the issuer-side options plus the request the device signed over. */
 export type VerifyDeviceResponseOptions = OpenId4VpHandoverInput & VerifyIssuerSignedOptions;
@@ -65,6 +65,11 @@ export interface VerifyIssuerSignedOptions {
   expectedDocType?: string;
   /** Tolerance for validFrom/validUntil, in seconds; none unless the caller grants it. */
   skewSeconds?: number;
+  /**
+   * Reads the status the MSO's status list gives the mdoc (0 valid, 1 revoked, 2 suspended, …);
+   * an AppError means the list could not be read. Without it status is not checked.
+   */
+  checkStatus?: (ref: MdocStatusReference) => Promise<number>;
 }
 
 type Report = (code: MdocProblemCode, message: string) => void;
@@ -148,6 +153,17 @@ async function checkIssuerSigned(
 
   const deviceKeyJwk = jwkFromCoseKey(mso.deviceKey);
   if (!deviceKeyJwk) problem('DEVICE_KEY_INVALID', 'the MSO deviceKey is not an EC2 key on P-256, P-384 or P-521');
+
+  if (mso.status === null) problem('STATUS_UNAVAILABLE', 'the MSO status must be status_list with a uri and a non-negative integer idx');
+  else if (mso.status && options.checkStatus) {
+    try {
+      const value = await options.checkStatus(mso.status);
+      if (value !== 0) problem('STATUS_INVALID', value === 1 ? 'the mdoc has been revoked' : `the mdoc's status is ${value}`);
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      problem('STATUS_UNAVAILABLE', e.message);
+    }
+  }
   const issuerOk = issuerSignatureValid && trustedBy !== undefined;
   return {
     docType,
@@ -156,6 +172,7 @@ async function checkIssuerSigned(
     ...(deviceKeyJwk ? { deviceKeyJwk } : {}),
     validity: { signed: iso(mso.signed), validFrom: iso(mso.validFrom), validUntil: iso(mso.validUntil) },
     ...(trustedBy ? { trustedBy } : {}),
+    ...(mso.status ? { status: mso.status } : {}),
   };
 }
 

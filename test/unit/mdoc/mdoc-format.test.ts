@@ -63,6 +63,24 @@ describe('mdoc as a registry format', () => {
     expect(expired.problems.map((p) => p.type)).toEqual(['EXPIRED']);
   });
 
+  it('names the Token Status List entry an mdoc carries, so revocation can find it', async () => {
+    const withStatus = await mdocFormat.issue({
+      docType: PID,
+      namespaces: { [PID]: { given_name: 'Erika' } },
+      signer: issuer.signer,
+      deviceKeyJwk: holder.publicJwk,
+      validFrom: new Date('2026-01-15T00:00:00Z'),
+      validUntil: new Date('2027-01-15T00:00:00Z'),
+      status: { uri: 'https://issuer.example/status/3', idx: 12 },
+    });
+    expect(mdocFormat.status?.mechanism).toBe('TokenStatusList');
+    const read = mdocFormat.read?.(withStatus) ?? {};
+    expect(mdocFormat.status?.referencesOf(read)).toEqual([{ uri: 'https://issuer.example/status/3', index: 12, purpose: 'revocation' }]);
+    const verified = await mdocFormat.verify(withStatus, { trust: anchorsTrust([issuer.rootDer]), now: NOW });
+    expect(mdocFormat.status?.referencesOf(verified.credential ?? {})).toEqual([{ uri: 'https://issuer.example/status/3', index: 12, purpose: 'revocation' }]);
+    expect(mdocFormat.status?.referencesOf(mdocFormat.read?.(await issue()) ?? {})).toEqual([]);
+  });
+
   it('answers not-an-mdoc and no-trust-configured as problems, not exceptions', async () => {
     expect((await mdocFormat.verify('not-an-mdoc', { trust: anchorsTrust([issuer.rootDer]), now: NOW })).problems.map((p) => p.type)).toEqual(['PARSING_ERROR']);
     expect((await mdocFormat.verify(await issue(), { now: NOW })).problems.map((p) => p.type)).toEqual(['ISSUER_UNTRUSTED']);

@@ -54,8 +54,8 @@ function collect(): { onCheck: (a: VerificationAssessment) => void; failed: Veri
 }
 
 describe('@owf/mdoc verifies what we issue and present', () => {
-  it('accepts our DeviceResponse: issuer chain, MSO signature, digests, validity and device signature', async () => {
-    const issuerSigned = await issueMdoc({ docType: MDL, namespaces: mdocNamespacesFromAttributes(MDL, ATTRIBUTES), signer: issuer.signer, deviceKeyJwk: holder.publicJwk, validFrom: new Date('2026-01-15T00:00:00Z'), validUntil: new Date('2027-01-15T00:00:00Z') });
+  it('accepts our DeviceResponse: issuer chain, MSO signature, digests, validity and device signature (with a status list entry in the MSO)', async () => {
+    const issuerSigned = await issueMdoc({ docType: MDL, namespaces: mdocNamespacesFromAttributes(MDL, ATTRIBUTES), signer: issuer.signer, deviceKeyJwk: holder.publicJwk, validFrom: new Date('2026-01-15T00:00:00Z'), validUntil: new Date('2027-01-15T00:00:00Z'), status: { uri: 'https://issuer.example/status/1', idx: 7 } });
     // Its holder side reads our IssuerSigned too.
     await Holder.verifyIssuerSigned({ issuerSigned, trustedCertificates: [issuer.rootDer], now: NOW }, libraryContext());
     const response = await createDeviceResponse({ issuerSigned, holder, request: { [NS]: ['given_name', 'birth_date', 'issuing_country'] }, ...REQUEST });

@@ -1,4 +1,5 @@
 import { cborDecode, DataItem, DateOnly } from '@owf/mdoc';
+import { AppError } from '../../../src/errors';
 import {
   createDeviceResponse,
   issueMdoc,
@@ -173,5 +174,37 @@ describe('mdoc issuance and OID4VP presentation round trip', () => {
     const result = await verifyDeviceResponse(response, { ...REQUEST, trust: anchorsTrust([issuer.rootDer]), now: NOW });
     expect(result.verified).toBe(true);
     expect(result.documents[0]?.claims).toEqual({ 'org.example.extra': { loyalty: { tier: 'gold', points: 10 } } });
+  });
+});
+
+describe('mdoc status (Token Status List reference in the MSO)', () => {
+  const STATUS = { uri: 'https://issuer.example/status/1', idx: 4711 };
+  const issueWithStatus = (): Promise<Uint8Array> =>
+    issueMdoc({ docType: PID, namespaces: mdocNamespacesFromAttributes(PID, PID_ATTRIBUTES), signer: issuer.signer, deviceKeyJwk: holder.publicJwk, validFrom: new Date('2026-01-15T00:00:00Z'), validUntil: new Date('2027-01-15T00:00:00Z'), status: STATUS });
+
+  it('names its status list entry in the MSO, and the verifier asks the status checker about it', async () => {
+    const issuerSigned = await issueWithStatus();
+    expect(readIssuerSigned(issuerSigned).status).toEqual(STATUS);
+    const response = await createDeviceResponse({ issuerSigned, holder, request: { [PID]: ['given_name'] }, ...REQUEST });
+    const asked: unknown[] = [];
+    const valid = await verifyDeviceResponse(response, { ...REQUEST, trust: anchorsTrust([issuer.rootDer]), now: NOW, checkStatus: async (ref) => (asked.push(ref), 0) });
+    expect(valid).toMatchObject({ verified: true, documents: [{ status: STATUS }] });
+    expect(asked).toEqual([STATUS]);
+  });
+
+  it('a revoked or suspended mdoc, or an unreadable list, does not verify; a checker fault is not hidden', async () => {
+    const response = await createDeviceResponse({ issuerSigned: await issueWithStatus(), holder, request: { [PID]: ['given_name'] }, ...REQUEST });
+    const codesWith = async (checkStatus: () => Promise<number>): Promise<string[]> =>
+      (await verifyDeviceResponse(response, { ...REQUEST, trust: anchorsTrust([issuer.rootDer]), now: NOW, checkStatus })).problems.map((p) => p.code);
+    expect(await codesWith(async () => 1)).toEqual(['STATUS_INVALID']);
+    expect(await codesWith(async () => 2)).toEqual(['STATUS_INVALID']);
+    expect(await codesWith(async () => Promise.reject(new AppError('VERIFICATION_FAILED', 'list signature invalid')))).toEqual(['STATUS_UNAVAILABLE']);
+    await expect(codesWith(async () => Promise.reject(new Error('database down')))).rejects.toThrow('database down');
+  });
+
+  it('refuses a status reference that is not an http(s) uri with a non-negative index', async () => {
+    const base = { docType: PID, namespaces: mdocNamespacesFromAttributes(PID, PID_ATTRIBUTES), signer: issuer.signer, deviceKeyJwk: holder.publicJwk, validFrom: new Date('2026-01-15T00:00:00Z'), validUntil: new Date('2027-01-15T00:00:00Z') };
+    await expect(issueMdoc({ ...base, status: { uri: 'ftp://x/list', idx: 1 } })).rejects.toEqual(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    await expect(issueMdoc({ ...base, status: { uri: STATUS.uri, idx: -1 } })).rejects.toEqual(expect.objectContaining({ code: 'INVALID_INPUT' }));
   });
 });
