@@ -173,7 +173,8 @@ export class Oid4vcKeysService {
       const privateKey = await webcrypto.subtle.importKey('pkcs8', der, ECDSA_P256, false, ['sign']);
       const certificate = x5cToDer(parsed.certificate);
       logger.warn(
-        { certificateSha256: createHash('sha256').update(certificate).digest('hex') },
+        // The root itself (public), so an operator can hand it to the wallets and verifiers that should trust it.
+        { certificateSha256: createHash('sha256').update(certificate).digest('hex'), certificate: derToX5c(certificate) },
         'OpenID4VC: no issuing CA is configured (CREDGATE_OID4VC_ISSUER_CERT_FILE / _KEY_FILE), so tenant certificates are issued by a self-signed root this deployment generated; wallets and verifiers trust them only if given that root. Fine for tests and trials, not for production.',
       );
       return { certificate, privateKey };

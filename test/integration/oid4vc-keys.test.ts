@@ -270,6 +270,9 @@ describe('operator-supplied certificates (CREDGATE_OID4VC_ISSUER_CERT_FILE / _KE
 test('no private key material appears in the logs', async () => {
   const all = logs.text() + server.logs.text();
   expect(all).toMatch(/self-signed root/);
+  // The warning carries the root (public) for the operator to distribute: the one the signers chain to.
+  const warning = JSON.parse(all.split('\n').find((l) => l.includes('self-signed root'))!) as { certificate: string };
+  expect((await server.app.services.oid4vcKeys.trustAnchors()).map(derToX5c)).toContain(warning.certificate);
   expect(privateScalars.length).toBeGreaterThanOrEqual(2);
   for (const secret of privateScalars) for (const s of spellings(secret)) expect(all).not.toContain(s);
   expect(all).not.toMatch(/PRIVATE KEY/);
