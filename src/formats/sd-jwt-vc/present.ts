@@ -4,8 +4,12 @@ import { sdJwtVcInstance } from './library';
 import type { JoseSigner } from './types';
 
 export interface PresentSdJwtVcInput {
-  /** Dot paths of the claims to show (`given_name`, `address.street`); the rest stays hidden. */
-  readonly disclose: readonly string[];
+  /**
+   * Claims to show, each a dot path (`given_name`, `address.street`) or a DCQL-style array of
+   * segments (`['address', 'street']`, array elements by index), for names that contain dots.
+   * Everything else stays hidden.
+   */
+  readonly disclose: readonly (string | readonly (string | number)[])[];
   /** The holder key (`cnf.jwk`); when given, a key-binding JWT is appended. */
   readonly holder?: JoseSigner;
   /** The verifier's client_id. */
@@ -17,11 +21,26 @@ export interface PresentSdJwtVcInput {
 
 type PFrame = { [k: string]: boolean | PFrame };
 
-/** `['a.b', 'c']` -> `{ a: { b: true }, c: true }`, the library's presentation frame. */
-function frameOf(paths: readonly string[]): PFrame {
+const segmentsOf = (path: string | readonly (string | number)[]): string[] => (typeof path === 'string' ? path.split('.') : path.map(String));
+
+/** Whether the (fully disclosed) claims have a value at `segments`. */
+function hasPath(claims: unknown, segments: readonly string[]): boolean {
+  let value = claims;
+  for (const s of segments) {
+    if (Array.isArray(value)) {
+      if (!/^\d+$/.test(s) || Number(s) >= value.length) return false;
+      value = value[Number(s)];
+    } else if (typeof value === 'object' && value !== null && Object.hasOwn(value, s)) {
+      value = (value as Record<string, unknown>)[s];
+    } else return false;
+  }
+  return segments.length > 0;
+}
+
+/** `[['a', 'b'], ['c']]` -> `{ a: { b: true }, c: true }`, the library's presentation frame. */
+function frameOf(paths: readonly (readonly string[])[]): PFrame {
   const root: PFrame = {};
-  for (const path of paths) {
-    const segments = path.split('.');
+  for (const segments of paths) {
     let frame = root;
     segments.forEach((segment, i) => {
       if (i === segments.length - 1) {
@@ -47,10 +66,11 @@ export async function presentSdJwtVc(compact: string, input: PresentSdJwtVcInput
   // A presentation starts from the issued credential, never from another presentation's KB-JWT.
   const issued = split.presented;
   const instance = sdJwtVcInstance({ ...(input.holder ? { holder: input.holder } : {}) });
-  const keys = new Set(await instance.keys(issued));
-  const unknown = input.disclose.filter((p) => !keys.has(p));
+  const claims = await instance.getClaims(issued);
+  const paths = input.disclose.map(segmentsOf);
+  const unknown = paths.filter((p) => !hasPath(claims, p)).map((p) => p.join('.'));
   if (unknown.length > 0) throw invalidInput(`the credential has no claim ${unknown.join(', ')}`, unknown.map((p) => ({ field: 'disclose', message: `no claim ${p}` })));
-  const frame = frameOf(input.disclose);
+  const frame = frameOf(paths);
   if (!input.holder) return instance.present(issued, frame as never);
   return instance.present(issued, frame as never, {
     kb: { payload: { iat: input.iat ?? Math.floor(Date.now() / 1000), aud: input.aud, nonce: input.nonce } },

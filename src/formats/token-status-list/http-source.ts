@@ -1,4 +1,6 @@
 import { AppError } from '../../errors';
+import type { DidResolutionConfig } from '../../config/did-resolution';
+import { fetchPolicyFromConfig } from '../../vc/resolver/from-config';
 import { DEFAULT_FETCH_POLICY, type FetchPolicy, FetchError, guardedGet } from '../../vc/net/guarded-fetch';
 import { type Loaded, TtlCache } from '../../vc/net/ttl-cache';
 import { decodeJws } from '../sd-jwt-vc/jose';
@@ -58,4 +60,9 @@ export function createHttpStatusListTokenSource(options: HttpStatusListTokenSour
     }
   }
   return { fetchToken: (uri) => cache.get(uri, () => load(uri), negative) };
+}
+
+/** The options of the configuration: DID resolution's timeout, SSRF switch, CA file and cache TTL, 1 MiB per token. */
+export function statusListTokenSourceOptionsFromConfig(config: DidResolutionConfig): HttpStatusListTokenSourceOptions {
+  return { fetch: fetchPolicyFromConfig(config, 1024 * 1024), ttlSeconds: config.cacheTtlSeconds };
 }

@@ -10,5 +10,5 @@ export {
   type StatusListTokenContents,
   type ReadStatusListTokenOptions,
 } from './token';
-export { createHttpStatusListTokenSource, type StatusListTokenSource, type HttpStatusListTokenSourceOptions } from './http-source';
+export { createHttpStatusListTokenSource, statusListTokenSourceOptionsFromConfig, type StatusListTokenSource, type HttpStatusListTokenSourceOptions } from './http-source';
 export { createTokenStatusChecker, DEFAULT_MAX_TOKEN_LIST_BYTES, type OwnTokenStatusLists, type TokenStatusCheckerOptions } from './check';

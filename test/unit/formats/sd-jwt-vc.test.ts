@@ -91,6 +91,16 @@ describe('SD-JWT VC (dc+sd-jwt)', () => {
     expect(r.claims).toMatchObject(claims());
   });
 
+  it('takes DCQL-style array paths too, array elements by index', async () => {
+    const presented = await presentSdJwtVc(credential, { disclose: [['address', 'street_address'], ['nationalities']], holder, aud: AUD, nonce: NONCE, iat: NOW });
+    const r = await verifySdJwtVc(presented, { trust: trust(), keyBinding: kb(), now: NOW });
+    expect(r.verified).toBe(true);
+    expect(r.claims['address']).toEqual({ country: 'DE', street_address: 'Heidestraße 17' });
+    expect(r.claims['nationalities']).toEqual(['DE', 'FR']);
+    expect(r.claims['given_name']).toBeUndefined();
+    expect((await rejection(presentSdJwtVc(credential, { disclose: [['nationalities', 5]], aud: AUD, nonce: NONCE }))).code).toBe('INVALID_INPUT');
+  });
+
   it('refuses to present a claim the credential does not have', async () => {
     expect((await rejection(presentSdJwtVc(credential, { disclose: ['ssn'], holder, aud: AUD, nonce: NONCE }))).code).toBe('INVALID_INPUT');
   });

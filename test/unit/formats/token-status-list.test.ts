@@ -12,6 +12,7 @@ import {
   withStatus,
   type BitsPerStatus,
 } from '../../../src/formats/token-status-list';
+import { RequestBudget, withBudget, DEFAULT_VERIFICATION_LIMITS } from '../../../src/vc/net/request-budget';
 import { rejection } from '../../support/app-error';
 import { testSigner, trustSigners } from '../../support/es256-test-signer';
 import example from '../../fixtures/token-status-list/draft-example.json';
@@ -109,5 +110,21 @@ describe('Status List Token', () => {
     expect((await rejection(check({ uri: 'https://me.example/l', idx: 9 }))).code).toBe('INVALID_INPUT');
     const wrongSigner = createTokenStatusChecker({ remote: { fetchToken: async () => token }, trust: trustSigners(testSigner({ kid: 'remote-key' })), now: () => 1_800_000_010 });
     expect((await rejection(wrongSigner({ uri, idx: 9 }))).code).toBe('VERIFICATION_FAILED');
+  });
+
+  it('each check is charged to the request budget: past its distinct-lists bound, nothing more is fetched', async () => {
+    const signer = testSigner({ kid: 'k' });
+    const fetched: string[] = [];
+    const check = createTokenStatusChecker({
+      remote: { fetchToken: async (u) => (fetched.push(u), signStatusListToken({ signer, sub: u, bits: 1, bytes: new Uint8Array(8), iat: 1_800_000_000 })) },
+      trust: trustSigners(signer),
+      now: () => 1_800_000_010,
+    });
+    const budget = new RequestBudget({ ...DEFAULT_VERIFICATION_LIMITS, maxStatusLists: 2 });
+    const uris = ['https://a.example/1', 'https://a.example/2', 'https://a.example/3'];
+    const outcomes = await withBudget(budget, () => Promise.all(uris.map((uri) => check({ uri, idx: 0 }).then((v) => v, (e: AppError) => e.code))));
+    expect(outcomes.filter((o) => o === 'INVALID_INPUT')).toHaveLength(1);
+    expect(fetched).toHaveLength(2);
+    expect(budget.spent().decodedBytes).toBe(16);
   });
 });
