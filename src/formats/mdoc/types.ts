@@ -50,6 +50,8 @@ export type MdocProblemCode =
   | 'ELEMENT_DIGEST_MISSING'
   | 'ELEMENT_DIGEST_MISMATCH'
   | 'DUPLICATE_ELEMENT'
+  /** An mDL's issuing_country is not the country of its document signer certificate (ISO 18013-5 §7.2.1). */
+  | 'ISSUING_COUNTRY_MISMATCH'
   | 'NOT_YET_VALID'
   | 'EXPIRED'
   | 'DEVICE_KEY_INVALID'

@@ -53,6 +53,20 @@ function signedWithinCertificate(leaf: Uint8Array, signed: Date): boolean {
   }
 }
 
+/** The countryName (C) of the DS certificate's subject, or of its issuer (the IACA) when the subject has none. */
+function certificateCountry(leaf: Uint8Array): string | undefined {
+  try {
+    const cert = new X509Certificate(leaf);
+    const country = (name: string): string | undefined => /^C=(.+)$/m.exec(name)?.[1]?.trim();
+    return country(cert.subject) ?? country(cert.issuer);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The mDL namespace, whose issuing_country ISO 18013-5 binds to the signer certificate's country. */
+const MDL_NAMESPACE = 'org.iso.18013.5.1';
+
 const iso = (d: Date): string => `${d.toISOString().split('.')[0]}Z`;
 
 /** What the verifier needs to judge an IssuerSigned on its own. */
@@ -149,6 +163,11 @@ async function checkIssuerSigned(
       }
       if (Object.keys(values).length > 0) setOwn(claims, namespace, values);
     }
+  }
+  const issuingCountry = claims[MDL_NAMESPACE]?.['issuing_country'];
+  const certCountry = leaf ? certificateCountry(leaf) : undefined;
+  if (issuingCountry !== undefined && certCountry !== undefined && issuingCountry !== certCountry) {
+    problem('ISSUING_COUNTRY_MISMATCH', `issuing_country ${String(issuingCountry)} is not the signer certificate's country ${certCountry}`);
   }
 
   const deviceKeyJwk = jwkFromCoseKey(mso.deviceKey);

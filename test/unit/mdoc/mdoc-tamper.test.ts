@@ -134,6 +134,21 @@ describe('mdoc DeviceResponse tampering', () => {
     expect(result.documents[0]?.claims).toEqual({});
   });
 
+  it('an mDL whose issuing_country is not its signer certificate\'s country is refused (ISO 18013-5)', async () => {
+    const mdl = (country: string): Promise<Uint8Array> =>
+      issueMdoc({
+        docType: 'org.iso.18013.5.1.mDL',
+        namespaces: mdocNamespacesFromAttributes('org.iso.18013.5.1.mDL', {
+          family_name: 'Doe', given_name: 'Jane', birth_date: '1990-03-04', issue_date: '2026-01-10', expiry_date: '2036-01-10', issuing_country: country,
+          issuing_authority: 'KBA', document_number: 'D1', portrait: 'AAEC', driving_privileges: [{ vehicle_category_code: 'B' }], un_distinguishing_sign: 'D',
+        }),
+        signer: issuer.signer, deviceKeyJwk: holder.publicJwk, validFrom: VALID_FROM, validUntil: VALID_UNTIL,
+      });
+    const ask = { 'org.iso.18013.5.1': ['issuing_country', 'given_name'] };
+    expect(await codes(await createDeviceResponse({ issuerSigned: await mdl('DE'), holder, request: ask, ...REQUEST }))).toEqual([]);
+    expect(await codes(await createDeviceResponse({ issuerSigned: await mdl('FR'), holder, request: ask, ...REQUEST }))).toEqual(['ISSUING_COUNTRY_MISMATCH']);
+  });
+
   it('a changed algorithm in the protected header is refused', async () => {
     const eddsa = tamper(await present(), (doc) => {
       issuerAuth(doc)[0] = cborEncode(new Map([[1, -8]]));
