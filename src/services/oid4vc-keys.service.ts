@@ -137,12 +137,29 @@ export class Oid4vcKeysService {
 
   private async loadIssuing(): Promise<Issuing> {
     const operator = this.d.material.operator;
+    if (operator) this.warnAboutOperatorCertificate(operator);
     if (operator && !operator.isCa) return { kind: 'leaf', operator };
     if (operator) {
       return { kind: 'ca', ca: { certificate: operator.chain[0]!, privateKey: await webCryptoPrivateKey(operator) }, chainAbove: operator.chain, generated: false };
     }
     const ca = await this.generatedCa();
     return { kind: 'ca', ca, chainAbove: [ca.certificate], generated: true };
+  }
+
+  /**
+   * What would make wallets refuse the operator's certificate, said once at first use rather than
+   * found out from a wallet: it is near or past its end, or (an end-entity certificate) it does not
+   * name the public host that x509_san_dns client identifiers and `iss` values use.
+   */
+  private warnAboutOperatorCertificate(operator: OperatorMaterial): void {
+    const cert = parseCertificate(operator.chain[0]!);
+    const now = this.d.clock.now().getTime();
+    if (cert.notAfter.getTime() - now < RENEW_BEFORE_MS || cert.notBefore.getTime() > now) {
+      this.d.logger.warn({ notBefore: cert.notBefore.toISOString(), notAfter: cert.notAfter.toISOString() }, 'OpenID4VC: the operator certificate (CREDGATE_OID4VC_ISSUER_CERT_FILE) is not valid now or ends within 30 days');
+    }
+    if (!operator.isCa && !subjectAltNames(cert).dnsNames.some((d) => d.toLowerCase() === this.host.toLowerCase())) {
+      this.d.logger.warn({ host: this.host }, 'OpenID4VC: the operator end-entity certificate does not name the public host (CREDGATE_PUBLIC_URL) as a SAN dNSName; wallets will refuse x509_san_dns requests and issuers named by that host');
+    }
   }
 
   /** The deployment's own root, made once (the first instance to store it wins) and kept sealed in sealed_secrets. */

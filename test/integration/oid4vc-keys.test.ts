@@ -288,6 +288,11 @@ test('an operator end-entity certificate outside its validity is not signed with
     const material = await loadOid4vcMaterial({ issuerCertFile: path.join(dir, 'leaf.pem'), issuerKeyFile: path.join(dir, 'leaf.key') });
     const late = await instance({ material, clock: { now: () => new Date(VALID_UNTIL.getTime() + 1000) } });
     await expect(late.signerFor(await newTenant())).rejects.toThrow(/not valid now/);
+    expect(logs.text()).toMatch(/operator certificate .* is not valid now or ends within 30 days/);
+    // Served under another host than the certificate names: said at first use.
+    const elsewhere = await instance({ material, clock: { now: () => INSIDE }, publicUrl: 'https://elsewhere.example.org' });
+    await elsewhere.signerFor(await newTenant());
+    expect(logs.text()).toMatch(/does not name the public host/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
