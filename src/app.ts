@@ -38,6 +38,7 @@ import { ZkpTokensResolver } from './graphql/resolvers/family-b/zkp-tokens.resol
 import { LedgerResolver } from './graphql/resolvers/ledger.resolver';
 import { FacesResolver } from './graphql/resolvers/family-a/faces.resolver';
 import { VcApiResolver } from './graphql/resolvers/vc-api/vc-api.resolver';
+import { Oid4vpResolver } from './graphql/resolvers/oid4vp/oid4vp.resolver';
 import { createGraphqlEndpoint } from './graphql/server';
 import { rateLimitMiddleware } from './graphql/rate-limit.middleware';
 import { EnvelopeKeyCustody } from './kms/key-custody';
@@ -47,6 +48,8 @@ import { loadOid4vcMaterial } from './x509/operator-material';
 import { resolveMasterKey } from './kms/master-key';
 import { tokenKeysFor } from './services/oauth/token-keys';
 import { oauthRoutes } from './rest/oauth.routes';
+import { createOid4vpVerifier } from './oid4vc/verifier';
+import { oid4vpWalletRoutes } from './rest/oid4vp/wallet.routes';
 import { databaseHasMasterKey, verifyMasterKey } from './kms/master-key-check';
 import { type Ledger, createLedger } from './ledger';
 import { ledgerSeed } from './kms/ledger-seed';
@@ -137,6 +140,7 @@ export async function createCore(
   credentialRepo: PrismaCredentialRepository;
   cacheBus: InvalidationBus;
   anchoring: CoreAnchoring;
+  oid4vp: ReturnType<typeof createOid4vpVerifier>;
 }> {
   const { config, logger } = options;
   const opened = await openDatabase(config.database, config.dbTimeouts);
@@ -242,7 +246,20 @@ export async function createCore(
       oid4vcKeys,
       tokenStatusRepo: new PrismaTokenStatusRepository(db.prisma),
     });
-    return { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus: bus, anchoring };
+    // OID4VP verifier: request objects signed with the tenant's 'oid4vp-request' key (x5c), issuer
+    // chains checked against the deployment's anchors, DIDs through the same resolver as the VC-API.
+    const oid4vp = createOid4vpVerifier({
+      prisma: db.prisma,
+      box: new EnvelopeSecretBox(keyring),
+      clock: options.clock ?? systemClock,
+      publicUrl: config.publicUrl,
+      resolver: createDidResolver(resolverOptionsFromConfig(fetching, serviceDidLookup(services.dids, config.didMethod))),
+      anchors: () => oid4vcKeys.trustAnchors(),
+      requestSigner: (tenantId) => oid4vcKeys.signerFor(tenantId, 'oid4vp-request'),
+      allowPrivateWebhooks: fetching.allowPrivate,
+      logger,
+    });
+    return { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus: bus, anchoring, oid4vp };
   } catch (e) {
     await db.close();
     throw e;
@@ -252,7 +269,7 @@ export async function createCore(
 /** The composition root: wires every layer. It does not listen; main.ts and tests do. */
 export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { config, logger } = options;
-  const { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus, anchoring } = await createCore(options);
+  const { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus, anchoring, oid4vp } = await createCore(options);
   // Heads for logs left beyond their signed head (a crash between a commit and its head): in the
   // background, so a backlog does not delay start-up (reads answer 503 for those logs meanwhile);
   // close() waits for it. The CLI (createCore alone) does not run it.
@@ -275,6 +292,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     [SignaturesResolver, new SignaturesResolver(services.signatures)],
     [ZkpTokensResolver, new ZkpTokensResolver(services.zkpTokens)],
     [VcApiResolver, new VcApiResolver(services.vcApi)],
+    [Oid4vpResolver, new Oid4vpResolver(oid4vp.service)],
   ]);
   const container: ContainerType = { get: (cls) => resolvers.get(cls) };
   // One budget for every buffered upload, REST and GraphQL alike. A multipart request carries at
@@ -313,8 +331,10 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   http.use(healthRoutes(services.health));
   // Before /graphql and the REST router: the token endpoint takes form bodies and no API key.
   if (services.oauth && services.accessTokens) http.use(oauthRoutes(services.oauth, services.accessTokens, services.rateLimits, config.publicUrl));
+  // Wallet-facing OID4VP endpoints: form bodies, no API key, OAuth-style errors (like the token endpoint).
+  http.use(oid4vpWalletRoutes(oid4vp.service, services.rateLimits));
   http.use(graphql.router);
-  http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads }));
+  http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads, oid4vp: oid4vp.service }));
   http.use(notFoundHandler());
   http.use(errorHandler());
 
@@ -347,6 +367,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
       // After the last heads were stored (and their outbox rows written): what is still pending
       // stays in the outbox for the next relay.
       await relay?.stop();
+      await oid4vp.drain();
       await anchoring.adapter?.close();
       unregisterCanon();
       await canon.close();

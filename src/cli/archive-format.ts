@@ -125,6 +125,9 @@ export const ARCHIVE_TABLES: readonly ArchiveTable[] = [
   { name: 'vc_templates', where: OF_TENANT, order: 'id', owner: 'tenant' },
   { name: 'status_lists', where: OF_TENANT, order: 'id', owner: 'tenant' },
   { name: 'credentials', where: OF_TENANT, order: 'id', owner: 'tenant' },
+  // OID4VP presentation requests and their results; their sealed secrets (oid4vp_request_secrets) stay behind:
+  // they only serve a request still pending, which a moved tenant creates again.
+  { name: 'oid4vp_requests', where: OF_TENANT, order: 'id', owner: 'tenant' },
   // IETF Token Status Lists (issue 21): the lists with their signed tokens, then which credential holds which slot.
   { name: 'token_status_lists', where: OF_TENANT, order: 'id', owner: 'tenant' },
   { name: 'token_status_entries', where: OF_TENANT, order: 'list_id, idx', owner: 'tenant' },

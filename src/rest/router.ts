@@ -21,6 +21,8 @@ import { type ByteBudget, uploadGuard } from './middleware/upload-guard';
 import { rateLimits } from './middleware/rate-limit';
 import { idempotentIssuing } from './middleware/idempotency';
 import { vcApiRoutes } from './vc-api/vc-api.routes';
+import { oid4vpVerifierRoutes } from './oid4vp/verifier.routes';
+import type { Oid4vpVerifierService } from '../oid4vc/verifier';
 import { tokenStatusRoutes } from './oid4vc/token-status.routes';
 import { isVcApiPath } from './vc-api-path';
 import type { Family } from './context';
@@ -62,6 +64,8 @@ export interface RestOptions {
   readonly uploadBudget: ByteBudget;
   readonly maxUploadBytes: number;
   readonly uploadIdleTimeoutMs: number;
+  /** The OID4VP verifier's relying-party routes (absent in routers built without one). */
+  readonly oid4vp?: Oid4vpVerifierService;
 }
 
 /** Every documented REST path; Family A paths are served bare and under /api. */
@@ -97,5 +101,6 @@ export function restRouter(services: Services, options: RestOptions): Router {
   r.use(publicRoutes(services.schemas, services.familyBCredentials));
   r.use(tokenStatusRoutes(services.tokenStatus));
   r.use(vcApiRoutes(services.auth, services.vcApi));
+  if (options.oid4vp) r.use(oid4vpVerifierRoutes(services.auth, options.oid4vp));
   return r;
 }
