@@ -1,5 +1,6 @@
 import { AppError } from '../errors';
 import type { JsonObject, VcProblem } from '../vc/ports';
+import { MAX_PROOFS } from '../vc/proofs';
 import { type AnyCredentialFormat, type CredentialFormat, OID4VCI_FORMAT_IDS, type Oid4vciFormatId, type W3cCredentialFormat } from './format';
 
 const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -92,6 +93,8 @@ export class FormatRegistry {
     const proof = input['proof'];
     if (proof === undefined || (Array.isArray(proof) && proof.length === 0)) return { type: 'MISSING_PROOF', title: 'The document has no proof' };
     const proofs = Array.isArray(proof) ? proof : [proof];
+    // The same bound proof verification applies, so a flood of unknown proofs is refused unread either way.
+    if (proofs.length > MAX_PROOFS) return { type: 'MALFORMED_PROOF', title: 'The proof is malformed', detail: `more than ${MAX_PROOFS} proofs` };
     if (!proofs.every(isObject)) return { type: 'MALFORMED_PROOF', title: 'The proof is malformed', detail: 'each proof must be an object' };
     const named = proofs.map((p) => (p['type'] === 'DataIntegrityProof' ? `cryptosuite ${String(p['cryptosuite'])}` : String(p['type']))).join(', ');
     return { type: 'UNSUPPORTED_PROOF_SUITE', title: 'The proof suite is not supported', detail: named };

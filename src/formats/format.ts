@@ -147,7 +147,6 @@ export interface CredentialFormat<Issue = never, Issued = unknown, Present = nev
 /** Any registered format: callers that only detect and verify need no issue types. */
 // `any` in the request position: a registry holds formats whose issue inputs differ, and a caller
 // that issues takes a typed lookup (registry.forIssuingSuite) or its own format module.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyCredentialFormat = CredentialFormat<any, unknown, any>;
 
 /** What the W3C formats issue from: a prepared credential (issuer and dates set), a signer, proof options. */

@@ -74,6 +74,7 @@ describe('the format registry', () => {
     expect(formats.unrecognised(unsigned()).type).toBe('MISSING_PROOF');
     expect(formats.unrecognised({ ...unsigned(), proof: { type: 'BbsBlsSignature2020' } }).type).toBe('UNSUPPORTED_PROOF_SUITE');
     expect(formats.unrecognised({ ...unsigned(), proof: 'z3abc' }).type).toBe('MALFORMED_PROOF');
+    expect(formats.unrecognised({ ...unsigned(), proof: Array.from({ length: 9 }, () => ({ type: 'BbsBlsSignature2020' })) }).type).toBe('MALFORMED_PROOF');
     expect(formats.unrecognised('not a credential').type).toBe('PARSING_ERROR');
   });
 
