@@ -26,6 +26,18 @@ function elementConfig(config: MdocDoctypeConfig | undefined, namespace: string,
 }
 
 /**
+ * Where an attribute lands in a doctype: the DCQL / OID4VCI claims path [namespace, element] an
+ * mso_mdoc credential configuration advertises for it. Undefined when the doctype has no
+ * configuration or no element for the attribute (mdocNamespacesFromAttributes would refuse it).
+ */
+export function mdocClaimPath(docType: string, attribute: string, mapping: MdocAttributeMapping = {}): [string, string] | undefined {
+  const config = mdocDoctype(docType);
+  if (!config) return undefined;
+  const target = Object.hasOwn(mapping, attribute) ? mapping[attribute] : findElement(config, attribute);
+  return target ? [target.namespace, target.element] : undefined;
+}
+
+/**
  * Maps a template's (or schema version's) attributes onto the doctype's namespace elements, typing
  * each value per the doctype, and refuses — with one detail per field — unknown attributes, values
  * of the wrong type and missing mandatory elements. This is how an mso_mdoc credential configuration

@@ -23,7 +23,7 @@ export {
   type MdocElementConfig,
   type MdocElementType,
 } from './doctypes';
-export { mdocNamespacesFromAttributes, type MdocAttributeMapping, type MdocNamespaceValues } from './attributes';
+export { mdocClaimPath, mdocNamespacesFromAttributes, type MdocAttributeMapping, type MdocNamespaceValues } from './attributes';
 export { MDOC_LIMITS } from './parse';
 export type {
   MdocClaims,

@@ -4,6 +4,7 @@ import {
   createDeviceResponse,
   issueMdoc,
   jwkThumbprint,
+  mdocClaimPath,
   mdocDoctype,
   mdocDoctypes,
   mdocNamespacesFromAttributes,
@@ -71,6 +72,14 @@ describe('mdoc doctype configurations', () => {
     expect(ns.nationality).toEqual(['DE']);
     expect(ns.age_in_years).toBe(62);
     expect(ns.age_over_18).toBe(true);
+  });
+
+  it('name the claims path [namespace, element] each attribute is offered and requested under', () => {
+    expect(mdocClaimPath(PID, 'birthDate')).toEqual([PID, 'birth_date']);
+    expect(mdocClaimPath(MDL, 'familyName')).toEqual([MDL_NS, 'family_name']);
+    expect(mdocClaimPath(MDL, 'nachname', { nachname: { namespace: MDL_NS, element: 'family_name' } })).toEqual([MDL_NS, 'family_name']);
+    expect(mdocClaimPath(MDL, 'shoeSize')).toBeUndefined();
+    expect(mdocClaimPath('org.example.unknown', 'family_name')).toBeUndefined();
   });
 
   it('take an explicit mapping for attributes named otherwise', () => {
