@@ -12,7 +12,8 @@ import { createLogger } from '../../src/logging/logger';
 import { ISSUING_CA_SECRET, Oid4vcKeysService } from '../../src/services/oid4vc-keys.service';
 import { derToX5c, issueIntermediateCertificate, parseCertificate, subjectAltNames, toPem, x509Hash, x5cToDer, x5cTrust } from '../../src/x509';
 import { loadOid4vcMaterial } from '../../src/x509/operator-material';
-import { LogCapture, useTestServer } from '../support/harness';
+import { LogCapture, startTestServer, useTestServer } from '../support/harness';
+import { createTestDatabase } from '../support/test-db';
 import { INSIDE, testLeaf, testRoot, VALID_FROM, VALID_UNTIL } from '../support/x509-test-ca';
 
 /*
@@ -293,6 +294,37 @@ test('an operator end-entity certificate outside its validity is not signed with
     const elsewhere = await instance({ material, clock: { now: () => INSIDE }, publicUrl: 'https://elsewhere.example.org' });
     await elsewhere.signerFor(await newTenant());
     expect(logs.text()).toMatch(/does not name the public host/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the service reads the operator files at start-up, and a wrong key stops it', async () => {
+  const root = await testRoot('Operator Root');
+  const leaf = await testLeaf(root, { dnsNames: ['credgate.test'] });
+  const other = await testLeaf(root);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'credgate-oid4vc-'));
+  const pkcs8 = async (key: webcrypto.CryptoKey): Promise<string> => toPem(new Uint8Array(await webcrypto.subtle.exportKey('pkcs8', key)), 'PRIVATE KEY');
+  try {
+    const issuerCertFile = path.join(dir, 'leaf.pem');
+    writeFileSync(issuerCertFile, toPem(leaf.der) + toPem(root.certificate));
+    writeFileSync(path.join(dir, 'leaf.key'), await pkcs8(leaf.keys.privateKey));
+    writeFileSync(path.join(dir, 'other.key'), await pkcs8(other.keys.privateKey));
+    const started = await startTestServer({ env: { oid4vcKeys: { issuerCertFile, issuerKeyFile: path.join(dir, 'leaf.key') } }, clock: { now: () => INSIDE } });
+    try {
+      const tenant = await started.app.services.auth.ensureTenant('operator');
+      expect((await started.app.services.oid4vcKeys.signerFor(tenant.id)).x5c).toEqual([derToX5c(leaf.der), derToX5c(root.certificate)]);
+      expect(started.logs.text()).not.toMatch(/self-signed root/);
+    } finally {
+      await started.stop();
+    }
+    // A database of our own: a server that fails to start leaves it to us to drop.
+    const db = await createTestDatabase();
+    try {
+      await expect(startTestServer({ db, env: { oid4vcKeys: { issuerCertFile, issuerKeyFile: path.join(dir, 'other.key') } } })).rejects.toThrow(/is not the key of the first certificate/);
+    } finally {
+      await db.drop();
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
