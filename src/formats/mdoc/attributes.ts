@@ -1,6 +1,6 @@
 import { invalidInput, type FieldIssue } from '../../errors';
 import { mdocDoctype, type MdocDoctypeConfig, type MdocElementConfig } from './doctypes';
-import { ElementTypeError, toElementValue, toUntypedElementValue } from './element-values';
+import { ElementTypeError, setOwn, toElementValue, toUntypedElementValue } from './element-values';
 
 /** Where an attribute goes when its name is not the element's identifier or one of its aliases. */
 export type MdocAttributeMapping = Record<string, { namespace: string; element: string }>;
@@ -21,7 +21,7 @@ function findElement(config: MdocDoctypeConfig, attribute: string): { namespace:
 }
 
 function elementConfig(config: MdocDoctypeConfig | undefined, namespace: string, element: string): MdocElementConfig | undefined {
-  const elements = config?.namespaces[namespace];
+  const elements = config && Object.hasOwn(config.namespaces, namespace) ? config.namespaces[namespace] : undefined;
   return elements && Object.hasOwn(elements, element) ? elements[element] : undefined;
 }
 
@@ -65,9 +65,10 @@ export function mdocNamespacesFromAttributes(
     given.add(`${target.namespace}\u0000${target.element}`);
     try {
       const typed = spec ? toElementValue(spec.type, value, attribute) : toUntypedElementValue(value, attribute);
-      const ns = (out[target.namespace] ??= {});
+      if (!Object.hasOwn(out, target.namespace)) setOwn(out, target.namespace, {});
+      const ns = out[target.namespace] as Record<string, unknown>;
       if (Object.hasOwn(ns, target.element)) issues.push({ field: attribute, message: `maps onto ${target.element}, which another attribute already set` });
-      else ns[target.element] = typed;
+      else setOwn(ns, target.element, typed);
     } catch (e) {
       if (!(e instanceof ElementTypeError)) throw e;
       issues.push({ field: e.field, message: e.message });
@@ -98,7 +99,7 @@ export function typeNamespaceValues(docType: string, namespaces: Record<string, 
       issues.push({ field: namespace, message: 'must map element identifiers to values' });
       continue;
     }
-    const configured = config?.namespaces[namespace] !== undefined;
+    const configured = config !== undefined && Object.hasOwn(config.namespaces, namespace);
     const typed: Record<string, unknown> = {};
     for (const [element, value] of Object.entries(elements)) {
       const field = `${namespace}.${element}`;
@@ -108,13 +109,13 @@ export function typeNamespaceValues(docType: string, namespaces: Record<string, 
         continue;
       }
       try {
-        typed[element] = spec ? toElementValue(spec.type, value, field) : toUntypedElementValue(value, field);
+        setOwn(typed, element, spec ? toElementValue(spec.type, value, field) : toUntypedElementValue(value, field));
       } catch (e) {
         if (!(e instanceof ElementTypeError)) throw e;
         issues.push({ field: e.field, message: e.message });
       }
     }
-    if (Object.keys(typed).length > 0) out[namespace] = typed;
+    if (Object.keys(typed).length > 0) setOwn(out, namespace, typed);
   }
   if (issues.length > 0) throw invalidInput('mdoc element values are invalid', issues);
   if (Object.keys(out).length === 0) throw invalidInput('an mdoc needs at least one data element');

@@ -20,13 +20,21 @@ const ECDSA: ReadonlyMap<number, { hash: 'sha256' | 'sha384' | 'sha512'; crv: 'P
 
 export const COSE_ES256 = -7;
 
-const COSE_CRV: Record<string, number> = { 'P-256': 1, 'P-384': 2, 'P-521': 3 };
+const COSE_CRV: ReadonlyMap<unknown, number> = new Map([
+  ['P-256', 1],
+  ['P-384', 2],
+  ['P-521', 3],
+]);
 const CRV_OF_COSE = new Map<number, string>([
   [1, 'P-256'],
   [2, 'P-384'],
   [3, 'P-521'],
 ]);
-const COORDINATE_BYTES: Record<string, number> = { 'P-256': 32, 'P-384': 48, 'P-521': 66 };
+const COORDINATE_BYTES: ReadonlyMap<unknown, number> = new Map([
+  ['P-256', 32],
+  ['P-384', 48],
+  ['P-521', 66],
+]);
 
 /** Sig_structure for COSE_Sign1: what is actually signed. */
 export function sigStructure(protectedBytes: Uint8Array, payload: Uint8Array): Uint8Array {
@@ -56,8 +64,8 @@ export function verifyEcdsa(alg: number, jwk: JsonWebKey, data: Uint8Array, sign
 
 /** A public EC JWK as a COSE_Key map (RFC 9053 §7.1.1): kty EC2, crv, x, y. */
 export function coseKeyFromJwk(jwk: JsonWebKey): Map<number, number | Uint8Array> {
-  const crv = typeof jwk.crv === 'string' ? COSE_CRV[jwk.crv] : undefined;
-  const size = typeof jwk.crv === 'string' ? COORDINATE_BYTES[jwk.crv] : undefined;
+  const crv = COSE_CRV.get(jwk.crv);
+  const size = COORDINATE_BYTES.get(jwk.crv);
   if (jwk.kty !== 'EC' || crv === undefined || size === undefined || typeof jwk.x !== 'string' || typeof jwk.y !== 'string') {
     throw new Error('device key must be a public EC JWK on P-256, P-384 or P-521');
   }
@@ -78,7 +86,7 @@ export function jwkFromCoseKey(key: Map<unknown, unknown>): JsonWebKey | undefin
   const x = key.get(-2);
   const y = key.get(-3);
   if (key.get(1) !== 2 || crv === undefined || !(x instanceof Uint8Array) || !(y instanceof Uint8Array)) return undefined;
-  const size = COORDINATE_BYTES[crv];
+  const size = COORDINATE_BYTES.get(crv);
   if (x.length !== size || y.length !== size) return undefined;
   return { kty: 'EC', crv, x: Buffer.from(x).toString('base64url'), y: Buffer.from(y).toString('base64url') };
 }

@@ -17,7 +17,12 @@ interface ParsedDocument {
   deviceAuth: Map<unknown, unknown>;
 }
 
-const DIGESTS: Record<string, 'sha256' | 'sha384' | 'sha512'> = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };
+// A Map, not an object literal: the algorithm name comes from the MSO, and 'constructor' must not find anything.
+const DIGESTS: ReadonlyMap<string, 'sha256' | 'sha384' | 'sha512'> = new Map([
+  ['SHA-256', 'sha256'],
+  ['SHA-384', 'sha384'],
+  ['SHA-512', 'sha512'],
+]);
 
 function parseDeviceResponse(raw: unknown): { status: number; documents: ParsedDocument[] } {
   const response = asMap(raw, 'DeviceResponse');
@@ -136,7 +141,7 @@ async function checkIssuerSigned(
 
   // Disclosed elements: each IssuerSignedItemBytes must hash to the digest the MSO holds for it.
   const claims: MdocClaims = {};
-  const hash = DIGESTS[mso.digestAlgorithm];
+  const hash = DIGESTS.get(mso.digestAlgorithm);
   if (!hash) problem('DIGEST_ALGORITHM_UNSUPPORTED', `digest algorithm ${mso.digestAlgorithm} is not supported`);
   else {
     for (const [namespace, items] of issuerSigned.nameSpaces) {

@@ -176,6 +176,17 @@ describe('mdoc issuance and OID4VP presentation round trip', () => {
     await expect(issueMdoc({ ...base, deviceKeyJwk: { kty: 'OKP', crv: 'Ed25519', x: holder.publicJwk.x } })).rejects.toEqual(refused);
   });
 
+  it('keeps an element named __proto__ of an extension namespace as data', async () => {
+    const namespaces = JSON.parse('{"org.example.extra": {"__proto__": {"polluted": true}}}') as Record<string, Record<string, unknown>>;
+    const issuerSigned = await issueMdoc({ docType: PID, namespaces, signer: issuer.signer, deviceKeyJwk: holder.publicJwk, validFrom: new Date('2026-01-15T00:00:00Z'), validUntil: new Date('2027-01-15T00:00:00Z') });
+    const response = await createDeviceResponse({ issuerSigned, holder, request: { 'org.example.extra': ['__proto__'] }, ...REQUEST });
+    const result = await verifyDeviceResponse(response, { ...REQUEST, trust: anchorsTrust([issuer.rootDer]), now: NOW });
+    expect(result.verified).toBe(true);
+    const extra = result.documents[0]?.claims['org.example.extra'] ?? {};
+    expect(Object.getOwnPropertyDescriptor(extra, '__proto__')?.value).toEqual({ polluted: true });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('carries elements of a namespace it has no configuration for (a domestic extension) as given', async () => {
     const namespaces = { ...mdocNamespacesFromAttributes(PID, PID_ATTRIBUTES), 'org.example.extra': { loyalty: { tier: 'gold', points: 10 } } };
     const issuerSigned = await issueMdoc({ docType: PID, namespaces, signer: issuer.signer, deviceKeyJwk: holder.publicJwk, validFrom: new Date('2026-01-15T00:00:00Z'), validUntil: new Date('2027-01-15T00:00:00Z') });

@@ -149,6 +149,20 @@ describe('mdoc DeviceResponse tampering', () => {
     expect(await codes(await createDeviceResponse({ issuerSigned: await mdl('FR'), holder, request: ask, ...REQUEST }))).toEqual(['ISSUING_COUNTRY_MISMATCH']);
   });
 
+  it('names from the CBOR are looked up as data, never as object properties (digestAlgorithm "constructor", element "__proto__")', async () => {
+    const odd = tamper(await present(), (doc) => {
+      const auth = issuerAuth(doc);
+      const mso = new Map(cborDecode<DataItem>(auth[2] as Uint8Array, { unwrapTopLevelDataItem: false }).data as CborMap);
+      mso.set('digestAlgorithm', 'constructor');
+      auth[2] = cborEncode(DataItem.fromData(mso));
+    });
+    expect(await codes(odd)).toEqual(['ISSUER_SIGNATURE_INVALID', 'DIGEST_ALGORITHM_UNSUPPORTED']);
+    const proto = tamper(await present(), (doc) => editItem(doc, 'given_name', (i) => i.set('elementIdentifier', '__proto__')));
+    const result = await verify(proto);
+    expect(result.problems.map((p) => p.code)).toEqual(['ELEMENT_DIGEST_MISMATCH']);
+    expect(Object.getPrototypeOf(result.documents[0]?.claims[PID])).toBe(Object.prototype);
+  });
+
   it('a changed algorithm in the protected header is refused', async () => {
     const eddsa = tamper(await present(), (doc) => {
       issuerAuth(doc)[0] = cborEncode(new Map([[1, -8]]));
