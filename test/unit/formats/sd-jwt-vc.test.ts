@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { issueSdJwtVc, presentSdJwtVc, splitSdJwt, verifySdJwtVc, type JoseSigner, type SdJwtVcVerification } from '../../../src/formats/sd-jwt-vc';
+import { TypeMetadataFormatSchema } from '@sd-jwt/sd-jwt-vc';
+import { buildTypeMetadata, issueSdJwtVc, presentSdJwtVc, splitSdJwt, verifySdJwtVc, type JoseSigner, type SdJwtVcVerification } from '../../../src/formats/sd-jwt-vc';
 import { decodeJws, signJws } from '../../../src/formats/sd-jwt-vc/jose';
 import { AppError } from '../../../src/errors';
 import { rejection } from '../../support/app-error';
@@ -237,5 +238,19 @@ describe('SD-JWT VC (dc+sd-jwt)', () => {
   it('input that is not an SD-JWT is INVALID_INPUT', async () => {
     expect((await rejection(verifySdJwtVc('not-a-jwt', { trust: trust(), now: NOW }))).code).toBe('INVALID_INPUT');
     expect((await rejection(verifySdJwtVc('a.b.c~', { trust: trust(), now: NOW }))).code).toBe('INVALID_INPUT');
+  });
+});
+
+describe('SD-JWT VC type metadata', () => {
+  it('is what sd-jwt-js\'s own Type Metadata schema accepts, one claim entry per attribute', () => {
+    const doc = buildTypeMetadata(VCT, { name: 'Badge', description: 'An employee badge', attributes: [{ name: 'given_name', description: 'first name', required: true }, { name: 'team' }] });
+    expect(TypeMetadataFormatSchema.safeParse(doc).success).toBe(true);
+    expect(doc).toMatchObject({ vct: VCT, name: 'Badge', display: [{ locale: 'en', lang: 'en', name: 'Badge', description: 'An employee badge' }] });
+    expect(doc.claims).toEqual([
+      { path: ['given_name'], display: [{ locale: 'en', lang: 'en', label: 'given_name', description: 'first name' }], sd: 'allowed', mandatory: true },
+      { path: ['team'], display: [{ locale: 'en', lang: 'en', label: 'team' }], sd: 'allowed' },
+    ]);
+    // The schema is strict enough to refuse a document without its vct.
+    expect(TypeMetadataFormatSchema.safeParse({ ...doc, vct: undefined }).success).toBe(false);
   });
 });
