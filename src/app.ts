@@ -50,6 +50,11 @@ import { tokenKeysFor } from './services/oauth/token-keys';
 import { oauthRoutes } from './rest/oauth.routes';
 import { createOid4vpVerifier } from './oid4vc/verifier';
 import { oid4vpWalletRoutes } from './rest/oid4vp/wallet.routes';
+import { type Oid4vciIssuerServices, createOid4vciIssuer, credentialSources, ldpVcFormat, loginHintAuthenticator, noUserAuthentication, parseOid4vciSettings, sdJwtVcFormat } from './oid4vc/issuer';
+import { PrismaOid4vciRepository } from './db/repositories/oid4vci.repository';
+import { oid4vciWalletRoutes } from './rest/oid4vci/wallet.routes';
+import { oid4vciOfferRoutes } from './rest/oid4vci/offers.routes';
+import { Oid4vciOffersResolver } from './graphql/resolvers/oid4vci/offers.resolver';
 import { databaseHasMasterKey, verifyMasterKey } from './kms/master-key-check';
 import { type Ledger, createLedger } from './ledger';
 import { ledgerSeed } from './kms/ledger-seed';
@@ -141,6 +146,7 @@ export async function createCore(
   cacheBus: InvalidationBus;
   anchoring: CoreAnchoring;
   oid4vp: ReturnType<typeof createOid4vpVerifier>;
+  oid4vci: Oid4vciIssuerServices;
 }> {
   const { config, logger } = options;
   const opened = await openDatabase(config.database, config.dbTimeouts);
@@ -259,7 +265,35 @@ export async function createCore(
       allowPrivateWebhooks: fetching.allowPrivate,
       logger,
     });
-    return { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus: bus, anchoring, oid4vp };
+    // OID4VCI issuer: offers of the tenant's templates and schema versions, minted by the formats
+    // that can sign now (SD-JWT VC with the tenant's 'oid4vci-issuer' key, ldp_vc with its VC-API issuer).
+    const oid4vciSettings = parseOid4vciSettings(process.env);
+    const oid4vciStore = new PrismaOid4vciRepository(db.prisma);
+    const sourceTemplates = new PrismaTemplateRepository(db.prisma, ledger, cache);
+    const sourceSchemas = new PrismaSchemaRepository(db.prisma);
+    const clock = options.clock ?? systemClock;
+    const oid4vci = createOid4vciIssuer({
+      store: oid4vciStore,
+      settings: oid4vciSettings,
+      clock,
+      tenants: new PrismaTenantRepository(db.prisma),
+      sources: credentialSources({ listTemplates: (t, page) => sourceTemplates.list(t, page), listSchemas: (t) => sourceSchemas.listByTenant(t) }),
+      formats: [
+        sdJwtVcFormat({ signerFor: (tenantId) => oid4vcKeys.signerFor(tenantId, 'oid4vci-issuer') }, () => clock.now(), services.tokenStatus),
+        ldpVcFormat({
+          defaultIssuerDid: async (actor) => (await services.vcApi.issuers.defaultFor(actor)).did,
+          issue: async (actor, credential) => (await services.vcApi.issuance.issue(actor, { kind: 'default' }, { credential })).verifiableCredential,
+        }),
+      ],
+      publicUrl: config.publicUrl,
+      users: oid4vciSettings.testLogin
+        ? loginHintAuthenticator(async (tenantId, offerId) => {
+            const sub = (await oid4vciStore.findOffer(tenantId, offerId))?.claims['sub'];
+            return typeof sub === 'string' ? sub : null;
+          })
+        : noUserAuthentication,
+    });
+    return { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus: bus, anchoring, oid4vp, oid4vci };
   } catch (e) {
     await db.close();
     throw e;
@@ -269,7 +303,7 @@ export async function createCore(
 /** The composition root: wires every layer. It does not listen; main.ts and tests do. */
 export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { config, logger } = options;
-  const { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus, anchoring, oid4vp } = await createCore(options);
+  const { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus, anchoring, oid4vp, oid4vci } = await createCore(options);
   // Heads for logs left beyond their signed head (a crash between a commit and its head): in the
   // background, so a backlog does not delay start-up (reads answer 503 for those logs meanwhile);
   // close() waits for it. The CLI (createCore alone) does not run it.
@@ -293,6 +327,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     [ZkpTokensResolver, new ZkpTokensResolver(services.zkpTokens)],
     [VcApiResolver, new VcApiResolver(services.vcApi)],
     [Oid4vpResolver, new Oid4vpResolver(oid4vp.service)],
+    [Oid4vciOffersResolver, new Oid4vciOffersResolver(oid4vci.offers)],
   ]);
   const container: ContainerType = { get: (cls) => resolvers.get(cls) };
   // One budget for every buffered upload, REST and GraphQL alike. A multipart request carries at
@@ -333,8 +368,10 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   if (services.oauth && services.accessTokens) http.use(oauthRoutes(services.oauth, services.accessTokens, services.rateLimits, config.publicUrl));
   // Wallet-facing OID4VP endpoints: form bodies, no API key, OAuth-style errors (like the token endpoint).
   http.use(oid4vpWalletRoutes(oid4vp.service, services.rateLimits));
+  // Wallet-facing OpenID4VCI endpoints: no API key (codes, DPoP-bound tokens and key proofs instead).
+  http.use(oid4vciWalletRoutes(oid4vci, services.rateLimits, config.publicUrl));
   http.use(graphql.router);
-  http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads, oid4vp: oid4vp.service }));
+  http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads, oid4vp: oid4vp.service }, [oid4vciOfferRoutes(services.auth, oid4vci.offers)]));
   http.use(notFoundHandler());
   http.use(errorHandler());
 

@@ -125,6 +125,9 @@ export const ARCHIVE_TABLES: readonly ArchiveTable[] = [
   { name: 'vc_templates', where: OF_TENANT, order: 'id', owner: 'tenant' },
   { name: 'status_lists', where: OF_TENANT, order: 'id', owner: 'tenant' },
   { name: 'credentials', where: OF_TENANT, order: 'id', owner: 'tenant' },
+  // OpenID4VCI offers and what was issued under them; codes, tokens and nonces stay behind (minutes-long secrets).
+  { name: 'oid4vci_offers', where: OF_TENANT, order: 'id', owner: 'tenant' },
+  { name: 'oid4vci_issuances', where: OF_TENANT, order: 'notification_id', owner: 'tenant' },
   // OID4VP presentation requests and their results; their sealed secrets (oid4vp_request_secrets) stay behind:
   // they only serve a request still pending, which a moved tenant creates again.
   { name: 'oid4vp_requests', where: OF_TENANT, order: 'id', owner: 'tenant' },

@@ -69,7 +69,7 @@ export interface RestOptions {
 }
 
 /** Every documented REST path; Family A paths are served bare and under /api. */
-export function restRouter(services: Services, options: RestOptions): Router {
+export function restRouter(services: Services, options: RestOptions, extra: readonly Router[] = []): Router {
   const { maxImageBytes } = options;
   const r = Router();
   r.use(FAMILY_A_PREFIXES, markFamilyA);
@@ -98,6 +98,8 @@ export function restRouter(services: Services, options: RestOptions): Router {
   r.use(templateRoutes(services.auth, services.templates));
   r.use(credentialRoutes(services.auth, services.familyBCredentials));
   r.use(presentationRoutes(services.auth, services.presentations, services.signatures, services.zkpTokens));
+  // Routers built beside the services (the OpenID4VCI offers API), behind the same key and limits.
+  for (const x of extra) r.use(x);
   r.use(publicRoutes(services.schemas, services.familyBCredentials));
   r.use(tokenStatusRoutes(services.tokenStatus));
   r.use(vcApiRoutes(services.auth, services.vcApi));

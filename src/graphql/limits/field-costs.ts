@@ -34,6 +34,8 @@ export const ROOT_FIELD_COSTS: Readonly<Record<string, number>> = {
   'Mutation.createZkpToken': 100,
   'Mutation.createSignature': 50,
   'Mutation.signUserData': 50,
+  // An OpenID4VCI offer renders two QR codes (SVG and PNG) and reads the issuer's configurations.
+  'Mutation.createCredentialOffer': 100,
   // Ledger proofs walk the tree.
   'Query.ledgerLeaves': 50,
   'Query.ledgerConsistencyProof': 50,

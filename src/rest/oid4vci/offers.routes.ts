@@ -1,0 +1,36 @@
+import { Router } from 'express';
+import type { AuthService } from '../../services/auth.service';
+import type { CredentialOffersService } from '../../oid4vc/issuer';
+import { CreateOfferBody, createOffer, getOffer, listOffers, markOfferReady, revokeOffer } from '../../contracts/oid4vci';
+import { invalidInput } from '../../errors';
+import { actorOf } from '../context';
+import { authorize } from '../middleware/authorize';
+import { bodyOf, validateBody } from '../middleware/validate-body';
+import { pathParam } from '../validate';
+
+const path = (op: { paths: readonly string[] }): string => op.paths[0]!;
+
+/** The issuer-admin API of OpenID4VCI offers (API key, scope issuer); GraphQL has the same operations. */
+export function oid4vciOfferRoutes(auth: AuthService, offers: CredentialOffersService): Router {
+  const r = Router();
+  r.post(path(createOffer), authorize(auth, ['issuer']), validateBody(createOffer), async (req, res) => {
+    res.status(201).json(await offers.create(actorOf(res), bodyOf(req, CreateOfferBody)));
+  });
+  r.get(path(listOffers), authorize(auth, ['issuer']), async (req, res) => {
+    const first = req.query['first'];
+    const after = req.query['after'];
+    if (first !== undefined && (typeof first !== 'string' || !/^[0-9]{1,3}$/.test(first))) throw invalidInput('first must be 1 to 200', [{ field: 'first', message: '1..200' }]);
+    if (after !== undefined && typeof after !== 'string') throw invalidInput('after must be given once', [{ field: 'after', message: 'one value' }]);
+    res.json(await offers.list(actorOf(res), { ...(first !== undefined ? { first: Number(first) } : {}), ...(typeof after === 'string' ? { after } : {}) }));
+  });
+  r.get(path(getOffer), authorize(auth, ['issuer']), async (req, res) => {
+    res.json(await offers.get(actorOf(res), pathParam(req, 'offerId')));
+  });
+  r.delete(path(revokeOffer), authorize(auth, ['issuer']), async (req, res) => {
+    res.json(await offers.revoke(actorOf(res), pathParam(req, 'offerId')));
+  });
+  r.post(path(markOfferReady), authorize(auth, ['issuer']), async (req, res) => {
+    res.json(await offers.markReady(actorOf(res), pathParam(req, 'offerId')));
+  });
+  return r;
+}
