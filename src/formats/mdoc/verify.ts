@@ -1,5 +1,6 @@
 import { X509Certificate, createHash, timingSafeEqual, type JsonWebKey } from 'node:crypto';
 import { invalidInput, isAppError } from '../../errors';
+import { currentBudget } from '../../vc/net/request-budget';
 import { DataItem, MdocShapeError, asArray, asDataItem, asMap, asText, asUint, bytesFrom, cborEncode, decodeCbor, taggedBytes } from './cbor';
 import { ecdsaAlgorithm, jwkFromCoseKey, sigStructure, verifyEcdsa } from './cose';
 import { elementValueToJson, setOwn } from './element-values';
@@ -244,6 +245,7 @@ export async function verifyIssuerSigned(
   if (!(options?.now instanceof Date) || Number.isNaN(options.now.getTime())) throw invalidInput('now must be a valid date');
   if (typeof options.trust !== 'function') throw invalidInput('an issuer trust function is required');
   const bytes = bytesFrom(input, 'issuerSigned', MDOC_LIMITS.maxBytes);
+  currentBudget()?.chargeDecoded(bytes.length);
   const parsed = readOrRefuse('issuerSigned', () => parseIssuerSigned(decodeCbor(bytes, 'issuerSigned'), 'issuerSigned'));
   const problems: MdocProblem[] = [];
   const document = await checkIssuerSigned(parsed, parsed.mso.docType, options, (code, message) => problems.push({ code, message }));
@@ -263,6 +265,8 @@ export async function verifyDeviceResponse(input: Uint8Array | string, options: 
   if (typeof options.trust !== 'function') throw invalidInput('an issuer trust function is required');
   const transcript = openId4VpSessionTranscriptValue(options);
   const bytes = bytesFrom(input, 'DeviceResponse', MDOC_LIMITS.maxBytes);
+  // Habit 14: a vp_token's presentations share the request's budget of decoded bytes.
+  currentBudget()?.chargeDecoded(bytes.length);
   const parsed = readOrRefuse('DeviceResponse', () => parseDeviceResponse(decodeCbor(bytes, 'DeviceResponse')));
 
   const problems: MdocProblem[] = [];

@@ -5,6 +5,7 @@
  */
 import { DataItem, cborDecode, cborEncode } from '@owf/mdoc';
 import { createDeviceResponse, issueMdoc, jwkThumbprint, mdocNamespacesFromAttributes, verifyDeviceResponse, type MdocSigner } from '../../../src/formats/mdoc';
+import { DEFAULT_VERIFICATION_LIMITS, RequestBudget, withBudget } from '../../../src/vc/net/request-budget';
 import { anchorsTrust, deviceKey, testIssuer, withChain, type TestIssuer } from './support';
 
 const PID = 'eu.europa.ec.eudi.pid.1';
@@ -243,6 +244,16 @@ describe('mdoc DeviceResponse tampering', () => {
       'not base64url!',
     ];
     for (const input of inputs) await expect(verifyDeviceResponse(input, { ...REQUEST, trust: anchorsTrust([issuer.rootDer]), now: NOW })).rejects.toEqual(refused);
+  });
+
+  it('presentations are charged to the request\'s budget of decoded bytes (habit 14)', async () => {
+    const response = await present();
+    const budget = new RequestBudget({ ...DEFAULT_VERIFICATION_LIMITS, maxDecodedBytes: response.length * 2 + 10 });
+    await withBudget(budget, async () => {
+      expect((await verify(response)).verified).toBe(true);
+      expect((await verify(response)).verified).toBe(true);
+      await expect(verify(response)).rejects.toEqual(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    });
   });
 
   it('infrastructure faults of the trust function are not mistaken for an untrusted issuer', async () => {
