@@ -49,6 +49,7 @@ import { resolveMasterKey } from './kms/master-key';
 import { tokenKeysFor } from './services/oauth/token-keys';
 import { oauthRoutes } from './rest/oauth.routes';
 import { createOid4vpVerifier } from './oid4vc/verifier';
+import { createHttpStatusListTokenSource, statusListTokenSourceOptionsFromConfig } from './formats/token-status-list';
 import { oid4vpWalletRoutes } from './rest/oid4vp/wallet.routes';
 import { type Oid4vciIssuerServices, createOid4vciIssuer, credentialSources, ldpVcFormat, loginHintAuthenticator, noUserAuthentication, parseOid4vciSettings, sdJwtVcFormat } from './oid4vc/issuer';
 import { PrismaOid4vciRepository } from './db/repositories/oid4vci.repository';
@@ -262,6 +263,8 @@ export async function createCore(
       resolver: createDidResolver(resolverOptionsFromConfig(fetching, serviceDidLookup(services.dids, config.didMethod))),
       anchors: () => oid4vcKeys.trustAnchors(),
       requestSigner: (tenantId) => oid4vcKeys.signerFor(tenantId, 'oid4vp-request'),
+      ownStatus: services.tokenStatus,
+      remoteStatus: createHttpStatusListTokenSource(statusListTokenSourceOptionsFromConfig(fetching)),
       allowPrivateWebhooks: fetching.allowPrivate,
       logger,
     });

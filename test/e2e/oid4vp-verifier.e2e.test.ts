@@ -5,6 +5,9 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { issueSdJwtVc } from '../../src/formats/sd-jwt-vc';
+import { issueMdoc } from '../../src/formats/mdoc';
+import { STATUS_LIST_JWT_MEDIA_TYPE, signStatusListToken, withStatus } from '../../src/formats/token-status-list';
+import { type FixtureServer, makeSelfSignedCert, startFixtureServer } from '../support/fixture-https';
 import { derToX5c, toPem } from '../../src/x509';
 import { type RunningService, runCliAsync, startService } from '../support/process';
 import { request } from '../support/http';
@@ -30,7 +33,15 @@ const holderPrivateJwk = holder.privateKey.export({ format: 'jwk' });
 const holderJwk = holder.publicKey.export({ format: 'jwk' });
 const ISS = 'https://issuer.credgate.test';
 const VCT = 'https://issuer.credgate.test/vct/pid';
-let issuerSigner: Parameters<typeof issueSdJwtVc>[0]['signer'];
+let issuerSigner: Parameters<typeof issueSdJwtVc>[0]['signer'] & { x5c: string[] };
+let statusServer: FixtureServer;
+let statusUri: string;
+/** Index 7 of the issuer's status list is revoked, 8 is valid. */
+const REVOKED_IDX = 7;
+const VALID_IDX = 8;
+const PID = 'eu.europa.ec.eudi.pid.1';
+const mdocQuery = { credentials: [{ id: 'pid_mdoc', format: 'mso_mdoc', meta: { doctype_value: PID }, claims: [{ path: [PID, 'given_name'] }, { path: [PID, 'family_name'] }] }] };
+const mdocSubject = { family_name: 'Mustermann', given_name: 'Erika', birth_date: '1964-08-12', birth_place: 'Berlin', nationality: ['DE'], expiry_date: '2031-01-01', issuing_authority: 'DE', issuing_country: 'DE' };
 
 const query = { credentials: [{ id: 'pid', format: 'dc+sd-jwt', meta: { vct_values: [VCT] }, claims: [{ path: ['given_name'] }, { path: ['family_name'] }] }] };
 const subject = { given_name: 'Erika', family_name: 'Mustermann', birthdate: '1964-08-12', nationality: 'DE' };
@@ -39,9 +50,15 @@ async function pkcs8Pem(k: webcrypto.CryptoKey): Promise<string> {
   return toPem(new Uint8Array(await webcrypto.subtle.exportKey('pkcs8', k)), 'PRIVATE KEY');
 }
 
-async function credential(extra: { exp?: number } = {}): Promise<{ compact: string }> {
+async function credential(extra: { exp?: number; statusIdx?: number } = {}): Promise<{ compact: string }> {
   const now = Math.floor(Date.now() / 1000);
-  return { compact: await issueSdJwtVc({ signer: issuerSigner, iss: ISS, vct: VCT, claims: subject, holderJwk, iat: now - 60, ...extra }) };
+  const { statusIdx, ...times } = extra;
+  return { compact: await issueSdJwtVc({ signer: issuerSigner, iss: ISS, vct: VCT, claims: subject, holderJwk, iat: now - 60, ...times, ...(statusIdx !== undefined ? { status: { uri: statusUri, idx: statusIdx } } : {}) }) };
+}
+
+async function mdoc(validUntil = new Date(Date.now() + 365 * 86_400_000)): Promise<{ issuerSigned: string }> {
+  const bytes = await issueMdoc({ docType: PID, namespaces: { [PID]: mdocSubject }, signer: issuerSigner, deviceKeyJwk: holderJwk, validFrom: new Date(Date.now() - 86_400_000), validUntil });
+  return { issuerSigned: Buffer.from(bytes).toString('base64url') };
 }
 
 beforeAll(async () => {
@@ -64,6 +81,14 @@ beforeAll(async () => {
     x5c: [derToX5c(issuer.der)],
     sign: async (data) => new Uint8Array(nodeSign('sha256', data, { key: issuerKey, dsaEncoding: 'ieee-p1363' })),
   };
+  // The issuer's Token Status List, served over HTTPS as any other issuer's would be.
+  const tls = makeSelfSignedCert();
+  writeFileSync(path.join(dir, 'fetch-ca.pem'), tls.cert);
+  statusServer = await startFixtureServer(tls);
+  statusUri = `${statusServer.origin}/status/1`;
+  const now = Math.floor(Date.now() / 1000);
+  const token = await signStatusListToken({ signer: issuerSigner, sub: statusUri, bits: 1, bytes: withStatus(new Uint8Array(16), 1, REVOKED_IDX, 1), iat: now - 60, exp: now + 3600, ttl: 60 });
+  statusServer.route('/status/1', { contentType: STATUS_LIST_JWT_MEDIA_TYPE, body: token });
   const env: Record<string, string> = {
     DATABASE_URL: db.config.kind === 'postgres' ? db.config.url : '',
     CREDGATE_MASTER_KEY: randomBytes(32).toString('hex'),
@@ -73,6 +98,7 @@ beforeAll(async () => {
     CREDGATE_OID4VC_TRUST_ANCHORS_FILE: path.join(dir, 'anchors.pem'),
     // Webhooks go to this test's loopback receiver.
     CREDGATE_FETCH_ALLOW_PRIVATE: 'true',
+    CREDGATE_FETCH_CA_FILE: path.join(dir, 'fetch-ca.pem'),
   };
   // Before the service starts: PGlite admits one process at a time.
   expect((await runCliAsync(['tenant', 'create', 'rp'], env)).status).toBe(0);
@@ -85,6 +111,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (process.env.OID4VP_DEBUG) process.stderr.write(svc?.stdout.join('\n') + svc?.stderr.join('\n'));
   await svc?.stop();
+  await statusServer?.close();
   await db?.drop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -199,6 +226,42 @@ describe.each(['REST', 'GraphQL'])('the relying party through %s', (name) => {
     const out = await runWallet({ credentials: { pid: await credential() }, holderPrivateJwk, walletAnchorsPem: [rootPem], mode: 'forged-request', responseUri: req.responseUri, forgedQuery: query });
     expect(out.submissions!.map((s) => [s.status, s.body?.error])).toEqual([[400, 'invalid_request']]);
     expect(await resultOf(t(), req.id)).toMatchObject({ status: 'pending', result: null });
+  });
+
+  test('status from the issuer\'s Token Status List: a valid entry verifies, a revoked one does not', async () => {
+    const ok = await created(t(), { dcqlQuery: query });
+    expect((await wallet(ok.authorizationRequest, {}, await credential({ statusIdx: VALID_IDX }))).submissions![0]!.status).toBe(200);
+    expect((await resultOf(t(), ok.id)).status).toBe('verified');
+    const revoked = await created(t(), { dcqlQuery: query });
+    expect((await wallet(revoked.authorizationRequest, {}, await credential({ statusIdx: REVOKED_IDX }))).submissions!.map((s) => s.body?.error)).toEqual(['access_denied']);
+    const { status, result } = await resultOf(t(), revoked.id);
+    expect(status).toBe('failed');
+    expect((result!.credentials[0].checks as { check: string; passed: boolean }[]).filter((c) => !c.passed).map((c) => c.check)).toContain('status_invalid');
+  });
+
+  test('mso_mdoc: a DeviceResponse over Annex B\'s SessionTranscript (encrypted response), only the requested elements', async () => {
+    const req = await created(t(), { dcqlQuery: mdocQuery });
+    const out = await runWallet({ authorizationRequest: req.authorizationRequest, credentials: { pid_mdoc: await mdoc() }, holderPrivateJwk, walletAnchorsPem: [rootPem] });
+    expect(out.submissions).toEqual([{ status: 200, body: {} }]);
+    const { status, result } = await resultOf(t(), req.id);
+    expect(status).toBe('verified');
+    expect(result!.credentials[0]).toMatchObject({ queryId: 'pid_mdoc', format: 'mso_mdoc', verified: true, type: PID, claims: { [PID]: { given_name: 'Erika', family_name: 'Mustermann' } } });
+    expect(Object.keys(result!.credentials[0].claims[PID]).sort()).toEqual(['family_name', 'given_name']);
+  });
+
+  test.each([
+    ['extra-claim', 'disclosure'],
+    ['wrong-aud', 'DEVICE_SIGNATURE_INVALID'],
+    ['broken-kb', 'DEVICE_SIGNATURE_INVALID'],
+    ['expired', 'EXPIRED'],
+  ] as const)('mso_mdoc: %s does not verify', async (mode, failedCheck) => {
+    const req = await created(t(), { dcqlQuery: mdocQuery, responseMode: 'direct_post' });
+    const held = mode === 'expired' ? await mdoc(new Date(Date.now() - 3_600_000)) : await mdoc();
+    const out = await runWallet({ authorizationRequest: req.authorizationRequest, credentials: { pid_mdoc: held }, holderPrivateJwk, walletAnchorsPem: [rootPem], ...(mode === 'expired' ? {} : { mode }), extraElements: ['birth_date'] });
+    expect(out.submissions!.map((s) => [s.status, s.body?.error])).toEqual([[400, 'access_denied']]);
+    const { status, result } = await resultOf(t(), req.id);
+    expect(status).toBe('failed');
+    expect((result!.credentials[0].checks as { check: string; passed: boolean }[]).filter((c) => !c.passed).map((c) => c.check)).toContain(failedCheck);
   });
 
   test('bad input is a 400 INVALID_INPUT and an unknown request a 404', async () => {

@@ -14,7 +14,9 @@ export interface WalletOutcome {
 
 export interface WalletInput {
   readonly authorizationRequest?: string;
-  readonly credentials: Record<string, { compact: string } | string>;
+  readonly credentials: Record<string, { compact: string } | { issuerSigned: string }>;
+  /** mso_mdoc, mode extra-claim: elements disclosed beyond the request. */
+  readonly extraElements?: string[];
   readonly holderPrivateJwk: JsonWebKey;
   readonly walletAnchorsPem: string[];
   readonly mode?: 'honest' | 'extra-claim' | 'wrong-aud' | 'tamper-disclosure' | 'broken-kb' | 'unencrypted' | 'replay' | 'forged-request';

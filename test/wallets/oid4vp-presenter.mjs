@@ -13,7 +13,8 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, ran
 import { Openid4vpClient } from '@openid4vc/openid4vp';
 import { setGlobalConfig } from '@openid4vc/utils';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
-import { CompactEncrypt, importJWK } from 'jose';
+import { createRequire } from 'node:module';
+import { CompactEncrypt, calculateJwkThumbprint, importJWK } from 'jose';
 import * as x509 from '@peculiar/x509';
 
 // Loopback http:// URLs of the test service: process-wide, and this process is only a test wallet.
@@ -93,7 +94,7 @@ function frameFor(query, claims) {
 async function present(query, resolved) {
   const held = input.credentials[query.id];
   if (!held) throw new Error(`no credential for ${query.id}`);
-  if (query.format === 'mso_mdoc') return held; // a DeviceResponse prepared by the test
+  if (query.format === 'mso_mdoc') return presentMdoc(query, held, resolved);
   const holderKey = mode === 'broken-kb' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }) : input.holderPrivateJwk;
   const sdjwt = new SDJwtVcInstance({
     hasher: (data, alg) => createHash(sha(alg)).update(typeof data === 'string' ? Buffer.from(data) : data).digest(),
@@ -113,6 +114,32 @@ async function present(query, resolved) {
     presented = parts.join('~');
   }
   return presented;
+}
+
+/**
+ * The holder side of mso_mdoc: the DeviceResponse is built with the holder helper of Credgate's
+ * compiled mdoc module (createDeviceResponse: selects the requested elements, signs
+ * DeviceAuthentication over OID4VP 1.0 Annex B's SessionTranscript); the protocol around it stays
+ * oid4vc-ts's. No wallet library here builds OID4VP 1.0 handovers yet.
+ */
+async function presentMdoc(query, held, resolved) {
+  const { createDeviceResponse } = createRequire(import.meta.url)('../../dist/formats/mdoc/index.js');
+  const request = resolved.authorizationRequestPayload;
+  const wanted = {};
+  for (const c of query.claims ?? []) (wanted[c.path[0]] ??= []).push(c.path[1]);
+  if (mode === 'extra-claim') for (const ns of Object.keys(wanted)) wanted[ns].push(...(input.extraElements ?? []));
+  const encJwk = request.response_mode === 'direct_post.jwt' ? request.client_metadata?.jwks?.keys?.[0] : undefined;
+  const key = createPrivateKey({ key: mode === 'broken-kb' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }) : input.holderPrivateJwk, format: 'jwk' });
+  const bytes = await createDeviceResponse({
+    issuerSigned: held.issuerSigned,
+    holder: { sign: async (data) => new Uint8Array(nodeSign('sha256', Buffer.from(data), { key, dsaEncoding: 'ieee-p1363' })) },
+    request: wanted,
+    clientId: mode === 'wrong-aud' ? 'x509_san_dns:evil.example' : request.client_id,
+    responseUri: request.response_uri,
+    nonce: request.nonce,
+    jwkThumbprint: encJwk ? await calculateJwkThumbprint(encJwk, 'sha256') : null,
+  });
+  return Buffer.from(bytes).toString('base64url');
 }
 
 async function main() {

@@ -1,11 +1,13 @@
 import type { PrismaClient } from '../../db/database';
 import { PrismaOid4vpRequestRepository } from '../../db/repositories/oid4vp-request.repository';
 import type { Clock, SecretBox } from '../../domain/ports';
-import { verifySdJwtVc, type StatusListReference } from '../../formats/sd-jwt-vc';
+import { verifySdJwtVc } from '../../formats/sd-jwt-vc';
+import { verifyDeviceResponse } from '../../formats/mdoc';
+import { type OwnTokenStatusLists, type StatusListTokenSource, createTokenStatusChecker } from '../../formats/token-status-list';
 import type { Logger } from '../../logging/logger';
 import { type Der, didTrust, eitherTrust, x5cTrust } from '../../x509';
 import type { DidResolver } from '../../vc/ports';
-import type { PresentationFormats, RequestSignerOf, SdJwtVcVerify } from './ports';
+import type { MdocDeviceResponseVerify, PresentationFormats, RequestSignerOf, SdJwtVcVerify } from './ports';
 import { Oid4vpVerifierService } from './verifier.service';
 import { DEFAULT_WEBHOOK_POLICY, HttpWebhookSender } from './webhook';
 
@@ -25,8 +27,10 @@ export interface VerifierWiring {
   readonly anchors: () => Promise<readonly Der[]>;
   /** The tenant's request-signing key (x509_san_dns / x509_hash); absent: redirect_uri only. */
   readonly requestSigner?: RequestSignerOf;
-  /** Reads a Token Status List entry (0 = valid); absent: status is not checked. */
-  readonly statusOf?: (ref: StatusListReference) => Promise<number>;
+  /** The service's own Token Status Lists (read from the database, never a stale token). */
+  readonly ownStatus?: OwnTokenStatusLists;
+  /** Other issuers' Token Status Lists over HTTPS (guarded, budgeted, cached); absent: status is not checked. */
+  readonly remoteStatus?: StatusListTokenSource;
   /** CREDGATE_FETCH_ALLOW_PRIVATE: webhooks to private addresses (tests, private deployments). */
   readonly allowPrivateWebhooks: boolean;
   readonly logger?: Logger;
@@ -35,18 +39,37 @@ export interface VerifierWiring {
 /** Builds the verifier with the deployment's formats, trust and persistence (called by src/app.ts). */
 export function createOid4vpVerifier(w: VerifierWiring): { service: Oid4vpVerifierService; drain: () => Promise<void> } {
   const repo = new PrismaOid4vpRequestRepository(w.prisma);
-  const trust = eitherTrust(x5cTrust(w.anchors), didTrust(w.resolver));
+  // Certificates are judged at the verification's time, the same instant as the credential.
+  const trustAt = (now: Date) => eitherTrust(x5cTrust(w.anchors, { now: () => now }), didTrust(w.resolver));
+  const statusAt = (now: Date) =>
+    w.remoteStatus ? createTokenStatusChecker({ ...(w.ownStatus ? { own: w.ownStatus } : {}), remote: w.remoteStatus, trust: trustAt(now), now: () => Math.floor(now.getTime() / 1000) }) : undefined;
   const sdJwt: SdJwtVcVerify = async (compact, o) => {
     const seconds = Math.floor(o.now.getTime() / 1000);
+    const checkStatus = statusAt(o.now);
     const r = await verifySdJwtVc(compact, {
-      trust,
+      trust: trustAt(o.now),
       keyBinding: { aud: o.keyBinding.aud, nonce: o.keyBinding.nonce, now: seconds, maxAgeSeconds: o.keyBinding.maxAgeSeconds },
-      ...(w.statusOf ? { checkStatus: w.statusOf } : {}),
+      ...(checkStatus ? { checkStatus } : {}),
       now: seconds,
     });
     return { verified: r.verified, claims: r.claims, iss: r.iss, vct: r.vct, problems: r.problems };
   };
-  const formats: PresentationFormats = { 'dc+sd-jwt': sdJwt };
+  const mdoc: MdocDeviceResponseVerify = async (bytes, o) => {
+    const checkStatus = statusAt(o.now);
+    const trust = trustAt(o.now);
+    const r = await verifyDeviceResponse(bytes, {
+      clientId: o.clientId,
+      responseUri: o.responseUri,
+      nonce: o.nonce,
+      jwkThumbprint: o.jwkThumbprint ?? null,
+      trust: (input) => trust({ ...(input.x5c ? { x5c: input.x5c } : {}), ...(input.iss ? { iss: input.iss } : {}), ...(input.kid ? { kid: input.kid } : {}) }),
+      now: o.now,
+      ...(o.expectedDocType ? { expectedDocType: o.expectedDocType } : {}),
+      ...(checkStatus ? { checkStatus } : {}),
+    });
+    return { verified: r.verified, documents: r.documents.map((d) => ({ docType: d.docType, claims: d.claims })), problems: r.problems };
+  };
+  const formats: PresentationFormats = { 'dc+sd-jwt': sdJwt, mso_mdoc: mdoc };
   const webhooks = new HttpWebhookSender({ ...DEFAULT_WEBHOOK_POLICY, allowPrivate: w.allowPrivateWebhooks }, (id, status, attempts) => repo.recordWebhook(id, status, attempts), w.logger);
   const service = new Oid4vpVerifierService({
     repo,
