@@ -62,7 +62,7 @@ export type UpdateStatusBody = Static<typeof UpdateStatusBody>;
 
 export const CreateIssuerBody = Type.Object(
   {
-    cryptosuite: Type.String({ description: 'eddsa-rdfc-2022, eddsa-jcs-2022, ecdsa-rdfc-2019, Ed25519Signature2020 or vc+jwt' }),
+    cryptosuite: Type.String({ description: 'eddsa-rdfc-2022, eddsa-jcs-2022, ecdsa-rdfc-2019, Ed25519Signature2020, vc+jwt or bbs-2023' }),
     keyType: Type.Optional(Type.String({ description: 'Ed25519, P-256 or P-384 (default: the first the suite takes)' })),
   },
   { title: 'VcApiCreateIssuerRequest' },

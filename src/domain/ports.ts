@@ -33,9 +33,10 @@ export type KeyAlgorithm = 'secp256k1' | 'Ed25519';
 /**
  * What key custody holds: the DID algorithms above, plus the NIST curves the VC-API's did:key
  * issuers sign with (ecdsa-rdfc-2019, ES256/ES384). Private keys are the raw scalar (32 / 48
- * bytes), public keys compressed SEC1, sealed like the others.
+ * bytes), public keys compressed SEC1, sealed like the others; bbs-2023 issuers' BLS12-381 G2
+ * keys (32-byte secret scalar, 96-byte compressed public point).
  */
-export type CustodyKeyAlgorithm = KeyAlgorithm | 'P-256' | 'P-384';
+export type CustodyKeyAlgorithm = KeyAlgorithm | 'P-256' | 'P-384' | 'Bls12381G2';
 
 export interface ManagedKeyRecord {
   readonly id: string;

@@ -1,11 +1,11 @@
-import type { IssuingSuite, SigningKeyType } from '../vc/ports';
+import type { IssuerKeyType, IssuingSuite, SigningKeyType } from '../vc/ports';
 
 /** A VC-API issuer instance: a did:key whose key custody holds, and the suite it signs with. */
 export interface VcIssuerRecord {
   readonly id: string;
   readonly tenantId: string;
   readonly did: string;
-  readonly keyType: SigningKeyType;
+  readonly keyType: IssuerKeyType;
   readonly cryptosuite: IssuingSuite;
   readonly managedKeyId: string;
   readonly isDefault: boolean;

@@ -10,7 +10,7 @@
  * common (validity period, status lists, related resources, reporting).
  */
 import type { JsonWebKey } from 'node:crypto';
-import type { DidResolver, IssuingSuite, JsonObject, ProofPurpose, ProofSigner, SigningKeyType, VcProblem } from '../vc/ports';
+import type { DidResolver, IssuerKeyType, IssuingSuite, JsonObject, ProofPurpose, ProofSigner, VcProblem } from '../vc/ports';
 
 /** The OpenID4VCI 1.0 `format` identifiers (Appendix A) a format can be offered under. */
 export const OID4VCI_FORMAT_IDS = ['jwt_vc_json', 'ldp_vc', 'dc+sd-jwt', 'mso_mdoc'] as const;
@@ -89,14 +89,14 @@ export interface VcApiSuite {
   /** The name issuer instances store and clients send (`cryptosuite`): eddsa-rdfc-2022, …, vc+jwt. */
   readonly suite: IssuingSuite;
   /** The key types it signs with; the first is the default. */
-  readonly keyTypes: readonly SigningKeyType[];
+  readonly keyTypes: readonly IssuerKeyType[];
   /** Whether the Data Integrity proof options (created, challenge, domain) apply to it. */
   readonly proofOptions: boolean;
   /**
    * The embedded-proof suite that signs this instance's status list credentials: a status list is
    * fetched as JSON by verifiers of any kind, so a JWT issuer signs its lists with a Data Integrity suite.
    */
-  statusListSuite(keyType: SigningKeyType): Exclude<IssuingSuite, 'vc+jwt'>;
+  statusListSuite(keyType: IssuerKeyType): Exclude<IssuingSuite, 'vc+jwt'>;
 }
 
 /**

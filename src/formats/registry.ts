@@ -11,6 +11,7 @@ import { ecdsaRdfc2019, ed25519Signature2020, eddsaJcs2022, eddsaRdfc2022 } from
 import { vcJwt } from './adapters/vc-jwt';
 import { sdJwtVc } from './adapters/sd-jwt-vc';
 import { mdocFormat } from './mdoc/format';
+import { bbs2023 } from './bbs-2023';
 
 export { FormatRegistry };
 
@@ -23,4 +24,5 @@ export const formats = new FormatRegistry()
   .register(ed25519Signature2020)
   .register(sdJwtVc)
   .register(vcJwt)
-  .register(mdocFormat);
+  .register(mdocFormat)
+  .register(bbs2023);

@@ -16,24 +16,34 @@ export type JsonObject = Record<string, unknown>;
 /** Data Integrity cryptosuites and legacy suite types, spelled as their specifications spell them. */
 export type DataIntegrityCryptosuite = 'eddsa-rdfc-2022' | 'eddsa-jcs-2022' | 'ecdsa-rdfc-2019';
 /** What an issuer instance may sign with: a DataIntegrityProof cryptosuite, Ed25519Signature2020, or a JWT. */
-export type IssuingSuite = DataIntegrityCryptosuite | 'Ed25519Signature2020' | 'vc+jwt';
-export const ISSUING_SUITES: readonly IssuingSuite[] = ['eddsa-rdfc-2022', 'eddsa-jcs-2022', 'ecdsa-rdfc-2019', 'Ed25519Signature2020', 'vc+jwt'];
+export type IssuingSuite = DataIntegrityCryptosuite | 'Ed25519Signature2020' | 'vc+jwt' | 'bbs-2023';
+export const ISSUING_SUITES: readonly IssuingSuite[] = ['eddsa-rdfc-2022', 'eddsa-jcs-2022', 'ecdsa-rdfc-2019', 'Ed25519Signature2020', 'vc+jwt', 'bbs-2023'];
 
 export type SigningKeyType = 'Ed25519' | 'P-256' | 'P-384';
+/**
+ * What an issuer instance's key may be: a signing key, or a BLS12-381 G2 key for bbs-2023
+ * (src/formats/bbs-2023), whose signer signs message lists in a worker, not one byte string.
+ */
+export type IssuerKeyType = SigningKeyType | 'Bls12381G2';
 
 export type ProofPurpose = 'assertionMethod' | 'authentication';
 
 /** A key the service holds. The private key never leaves the signer. */
 export interface ProofSigner {
-  readonly keyType: SigningKeyType;
+  readonly keyType: IssuerKeyType;
   /** Absolute DID URL of the verification method, e.g. `did:key:z6Mk…#z6Mk…`. */
   readonly verificationMethod: string;
   /** Raw signature: Ed25519 64 bytes; ECDSA IEEE P1363 `r || s` (64 bytes P-256, 96 bytes P-384). */
   sign(data: Uint8Array): Promise<Uint8Array>;
+  /**
+   * Bls12381G2 keys only: BBS signs a header and a list of messages in the bbs-2023 worker thread
+   * (src/formats/bbs-2023), so the key travels to that in-process worker for the one call.
+   */
+  readonly bbsKey?: { readonly secretKey: Uint8Array; readonly publicKey: Uint8Array };
 }
 
 export interface AddProofOptions {
-  readonly suite: Exclude<IssuingSuite, 'vc+jwt'>;
+  readonly suite: Exclude<IssuingSuite, 'vc+jwt' | 'bbs-2023'>;
   readonly proofPurpose: ProofPurpose;
   /** XMLSchema dateTime; defaults to now, whole seconds, `Z`. */
   readonly created?: string;

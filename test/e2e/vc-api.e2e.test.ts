@@ -152,7 +152,9 @@ describe.each([['REST'], ['GraphQL']])('VC-API through %s', (name) => {
     ];
     for (const [body, status] of bad) expect(await t.issue(k.issuer, body as { credential: Json })).toMatchObject({ ok: false, status });
     expect(await countStatusRows()).toBe(before);
-    expect(await t.createIssuer(k.issuer, { cryptosuite: 'bbs-2023' })).toMatchObject({ ok: false, status: 400 });
+    // bbs-2023 became a suite in issue 18; a suite nobody implements, and bbs-2023 with a key of another curve, are still refused.
+    expect(await t.createIssuer(k.issuer, { cryptosuite: 'BbsBlsSignature2020' })).toMatchObject({ ok: false, status: 400 });
+    expect(await t.createIssuer(k.issuer, { cryptosuite: 'bbs-2023', keyType: 'Ed25519' })).toMatchObject({ ok: false, status: 400 });
     expect(await t.createIssuer(k.issuer, { cryptosuite: 'eddsa-rdfc-2022', keyType: 'P-384' })).toMatchObject({ ok: false, status: 400 });
     expect(await t.issue(k.issuer, { credential: credential() }, randomUUID())).toMatchObject({ ok: false, status: 404 });
     // An id gets status entries once per tenant (its entries are how /credentials/status finds it).

@@ -1,5 +1,5 @@
 import type { NewVcIssuer, VcIssuerRecord, VcIssuerRepository } from '../../domain/vc-issuers';
-import type { IssuingSuite, SigningKeyType } from '../../vc/ports';
+import type { IssuerKeyType, IssuingSuite, SigningKeyType } from '../../vc/ports';
 import type { PrismaClient } from '../database';
 import { isUniqueViolation } from '../prisma-errors';
 
@@ -18,7 +18,7 @@ const toRecord = (r: Row): VcIssuerRecord => ({
   id: r.id,
   tenantId: r.tenantId,
   did: r.did,
-  keyType: r.keyType as SigningKeyType,
+  keyType: r.keyType as IssuerKeyType,
   cryptosuite: r.cryptosuite as IssuingSuite,
   managedKeyId: r.managedKeyId,
   isDefault: r.defaultTenantId !== null,

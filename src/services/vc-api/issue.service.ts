@@ -8,7 +8,7 @@ import type { JsonObject, ProofSigner } from '../../vc/ports';
 import type { VcIssuersService } from './issuers.service';
 import { type IssueOptions, parseIssueOptions } from './issue-options';
 import type { VcStatusListsService } from './status-lists.service';
-import { issuingFormat } from './suites';
+import { dataIntegritySuiteOf, issuingFormat } from './suites';
 
 /** The body of POST /credentials/issue (and of an instance's issue endpoint). */
 export interface IssueCredentialInput {
@@ -59,6 +59,8 @@ export class VcIssueService {
     const credential = prepareCredentialForIssuance(input.credential as JsonObject, { issuer: issuer.did, now });
     const credentialId = options.credentialId ?? (typeof credential['id'] === 'string' ? credential['id'] : undefined);
     const purposes = this.purposesOf(credential, options, credentialId);
+    // Refused before a slot is spent: the instance's format must be able to sign its status lists.
+    if (purposes.length > 0) dataIntegritySuiteOf(issuer.cryptosuite, issuer.keyType, this.formats);
 
     return this.issuers.withSigner(issuer, async (signer) => {
       if (purposes.length === 0 || credentialId === undefined) return { verifiableCredential: await this.secure(issuer, signer, credential, options) };

@@ -6,7 +6,8 @@ import type { KeyCustody } from '../../domain/ports';
 import type { Actor } from '../../domain/tenancy/actor';
 import type { VcIssuerRecord, VcIssuerRepository } from '../../domain/vc-issuers';
 import { createKeySigner, didKeyIdentity, generateSigningKeyPair } from '../../vc/signers/key-signer';
-import type { IssuingSuite, ProofSigner, SigningKeyType } from '../../vc/ports';
+import type { IssuerKeyType, IssuingSuite, ProofSigner } from '../../vc/ports';
+import { bbs2023Engine, g2DidKey, g2PublicKeyOf } from '../../formats/bbs-2023';
 import { isUuid } from '../family-b/ids';
 import { checkSuiteAndKey } from './suites';
 
@@ -17,7 +18,7 @@ export interface VcIssuerView {
   readonly issuer: string;
   readonly issueEndpoint: string;
   readonly cryptosuite: IssuingSuite;
-  readonly keyType: SigningKeyType;
+  readonly keyType: IssuerKeyType;
   readonly default: boolean;
 }
 
@@ -73,8 +74,19 @@ export class VcIssuersService {
 
   /** Runs `fn` with a signer over the instance's key, unsealed only for the call. */
   withSigner<T>(issuer: VcIssuerRecord, fn: (signer: ProofSigner) => Promise<T>): Promise<T> {
-    const { verificationMethod } = didKeyIdentity(issuer.keyType, this.publicKeyOf(issuer));
-    return this.custody.use(issuer.tenantId, issuer.managedKeyId, (sk) => fn(createKeySigner({ keyType: issuer.keyType, privateKey: sk }, verificationMethod)));
+    if (issuer.keyType === 'Bls12381G2') {
+      // BBS signs message lists in the bbs-2023 worker: its signer hands that worker the key for the call.
+      const publicKey = g2PublicKeyOf(issuer.did);
+      const { verificationMethod } = g2DidKey(publicKey);
+      const unusable = (): Promise<Uint8Array> => Promise.reject(new Error('a BLS12-381 G2 key signs message lists through bbs-2023, not bytes'));
+      return this.custody.use(issuer.tenantId, issuer.managedKeyId, (sk) => {
+        const secretKey = Uint8Array.from(sk);
+        return fn({ keyType: 'Bls12381G2', verificationMethod, sign: unusable, bbsKey: { secretKey, publicKey } }).finally(() => secretKey.fill(0));
+      });
+    }
+    const keyType = issuer.keyType;
+    const { verificationMethod } = didKeyIdentity(keyType, this.publicKeyOf(issuer));
+    return this.custody.use(issuer.tenantId, issuer.managedKeyId, (sk) => fn(createKeySigner({ keyType, privateKey: sk }, verificationMethod)));
   }
 
   view(r: VcIssuerRecord): VcIssuerView {
@@ -86,10 +98,11 @@ export class VcIssuersService {
     return parseDidKey(issuer.did).publicKey;
   }
 
-  private async newInstance(tenantId: string, suite: IssuingSuite, keyType: SigningKeyType, isDefault: boolean): Promise<VcIssuerRecord> {
-    const pair = generateSigningKeyPair(keyType);
+  private async newInstance(tenantId: string, suite: IssuingSuite, keyType: IssuerKeyType, isDefault: boolean): Promise<VcIssuerRecord> {
+    // BLS12-381 G2 keys are drawn in the bbs-2023 worker (Digital Bazaar's Multikey, the OS CSPRNG).
+    const pair = keyType === 'Bls12381G2' ? await bbs2023Engine.generateKeyPair().then((p) => ({ privateKey: p.secretKey, publicKey: p.publicKey })) : generateSigningKeyPair(keyType);
     try {
-      const { did } = didKeyIdentity(keyType, pair.publicKey);
+      const { did } = keyType === 'Bls12381G2' ? g2DidKey(pair.publicKey) : didKeyIdentity(keyType, pair.publicKey);
       const key = await this.custody.store({ tenantId, algorithm: keyType, privateKey: pair.privateKey, publicKeyHex: bytesToHex(pair.publicKey), purpose: KEY_PURPOSE });
       return await this.repo.create({ id: randomUUID(), tenantId, did, keyType, cryptosuite: suite, managedKeyId: key.id, isDefault });
     } finally {

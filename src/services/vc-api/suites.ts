@@ -1,7 +1,7 @@
 import { invalidInput } from '../../errors';
 import { formats as registered, type FormatRegistry } from '../../formats/registry';
 import type { W3cCredentialFormat } from '../../formats/format';
-import type { IssuingSuite, SigningKeyType } from '../../vc/ports';
+import type { IssuerKeyType, IssuingSuite, SigningKeyType } from '../../vc/ports';
 
 export const KEY_TYPES: readonly SigningKeyType[] = ['Ed25519', 'P-256', 'P-384'];
 
@@ -10,7 +10,7 @@ export const KEY_TYPES: readonly SigningKeyType[] = ['Ed25519', 'P-256', 'P-384'
  * that format signs with (its first is the default). The suites and their keys are the formats'
  * own declarations (src/formats), not a table here.
  */
-export function checkSuiteAndKey(cryptosuite: string, keyType: string | undefined, formats: FormatRegistry = registered): { suite: IssuingSuite; keyType: SigningKeyType } {
+export function checkSuiteAndKey(cryptosuite: string, keyType: string | undefined, formats: FormatRegistry = registered): { suite: IssuingSuite; keyType: IssuerKeyType } {
   const format = formats.forIssuingSuite(cryptosuite);
   if (!format) {
     const names = formats.issuingSuites().map((f) => f.vcApi.suite);
@@ -22,7 +22,7 @@ export function checkSuiteAndKey(cryptosuite: string, keyType: string | undefine
   if (!(allowed as readonly string[]).includes(keyType)) {
     throw invalidInput(`${suite} signs with ${allowed.join(' or ')} keys, not ${keyType}`, [{ field: 'keyType', message: `must be ${allowed.join(' or ')}` }]);
   }
-  return { suite, keyType: keyType as SigningKeyType };
+  return { suite, keyType: keyType as IssuerKeyType };
 }
 
 /** The format an issuer instance signs with; its suite was checked when the instance was created. */
@@ -37,6 +37,6 @@ export function issuingFormat(suite: string, formats: FormatRegistry = registere
  * The Data Integrity suite that signs an instance's status list credentials (a status list is
  * fetched as JSON by verifiers of any kind): the format says which.
  */
-export function dataIntegritySuiteOf(suite: IssuingSuite, keyType: SigningKeyType, formats: FormatRegistry = registered): Exclude<IssuingSuite, 'vc+jwt'> {
+export function dataIntegritySuiteOf(suite: IssuingSuite, keyType: IssuerKeyType, formats: FormatRegistry = registered): Exclude<IssuingSuite, 'vc+jwt'> {
   return issuingFormat(suite, formats).vcApi.statusListSuite(keyType);
 }

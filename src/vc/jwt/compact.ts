@@ -16,7 +16,8 @@ const encoder = new TextEncoder();
  * The signer's raw signatures are already in JOSE form (Ed25519 64 bytes; ECDSA r || s).
  */
 export async function signCompact(header: JsonObject, payload: JsonObject, signer: ProofSigner): Promise<string> {
-  const alg = JWS_ALGORITHM[signer.keyType];
+  // A BBS key (bbs-2023) has no JWS algorithm: it signs message lists, not a signing input.
+  const alg = signer.keyType === 'Bls12381G2' ? undefined : JWS_ALGORITHM[signer.keyType];
   if (alg === undefined) throw new Error(`no JWS algorithm for key type ${String(signer.keyType)}`);
   const input = `${base64url.encode(JSON.stringify({ ...header, alg }))}.${base64url.encode(JSON.stringify(payload))}`;
   const signature = await signer.sign(encoder.encode(input));

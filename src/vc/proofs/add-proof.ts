@@ -50,6 +50,8 @@ export async function createDataIntegrityProof(
   env: ProofEnvironment = {},
 ): Promise<JsonObject> {
   const config = suite.canonicalization === 'jcs' && unsecured['@context'] !== undefined ? { ...proofConfig, '@context': unsecured['@context'] } : proofConfig;
+  // A BBS key (bbs-2023) signs message lists through its own format, never a Data Integrity hash.
+  if (signer.keyType === 'Bls12381G2') throw new Error('a Bls12381G2 key signs through the bbs-2023 format only');
   const { hashData: data } = await hashData({ unsecured, proofConfig: config, suite, hash: hashAlgorithmFor(signer.keyType), documentLoader: loaderOf(env) });
   const signature = await signer.sign(data);
   return { ...config, proofValue: multibaseEncode(signature, 'z') };

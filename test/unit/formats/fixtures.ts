@@ -10,6 +10,7 @@ import { createRootCa, derToX5c, generateP256KeyPair, issueLeafCertificate, x509
 import type { Signer } from '../../../src/x509';
 import { createTestDidResolver } from '../../support/vc/did-key-resolver';
 import { newDidKeyIssuer } from '../../support/vc/jwt-signers';
+import { bbs2023Engine, g2DidKey } from '../../../src/formats/bbs-2023';
 
 /**
  * For each registered format: how to issue a fresh credential with a real key, a context that
@@ -207,6 +208,26 @@ export const FIXTURES: Readonly<Record<string, FormatFixture>> = {
     },
     tamper: tamperElement,
     tamperedProblem: 'ELEMENT_DIGEST_MISMATCH',
+  },
+  // A bbs-2023 base proof is the holder's; what verifiers receive (and so what verifies) is a derivation.
+  'di:bbs-2023': {
+    async issue(format) {
+      const key = await bbs2023Engine.generateKeyPair();
+      const { did, verificationMethod } = g2DidKey(key.publicKey);
+      const credential: JsonObject = {
+        '@context': ['https://www.w3.org/ns/credentials/v2', 'https://www.w3.org/ns/credentials/examples/v2'],
+        id: `urn:uuid:${randomUUID()}`,
+        type: ['VerifiableCredential', 'ExampleDegreeCredential'],
+        issuer: did,
+        validFrom: '2025-01-01T00:00:00Z',
+        credentialSubject: { id: 'did:example:holder-1', name: 'Alice', degree: 'BSc' },
+      };
+      const signer = { keyType: 'Bls12381G2' as const, verificationMethod, sign: () => Promise.reject(new Error('BBS signs message lists')), bbsKey: key };
+      const base = await format.issue({ credential, signer });
+      return { issued: await format.derive!(base, ['/credentialSubject/name']), context: {} };
+    },
+    tamper: tamperSubject,
+    tamperedProblem: 'PROOF_VERIFICATION_ERROR',
   },
 };
 

@@ -66,7 +66,10 @@ describe('the format registry', () => {
     for (const suite of ISSUING_SUITES) expect(formats.forIssuingSuite(suite)?.vcApi.suite).toBe(suite);
     expect(checkSuiteAndKey('ecdsa-rdfc-2019', undefined)).toEqual({ suite: 'ecdsa-rdfc-2019', keyType: 'P-256' });
     expect(codeOf(() => checkSuiteAndKey('ecdsa-rdfc-2019', 'Ed25519'))).toBe('INVALID_INPUT');
-    expect(codeOf(() => checkSuiteAndKey('bbs-2023', undefined))).toBe('INVALID_INPUT');
+    // bbs-2023 is registered (issue 18): its key is BLS12-381 G2, and a key of another curve is refused.
+    expect(checkSuiteAndKey('bbs-2023', undefined)).toEqual({ suite: 'bbs-2023', keyType: 'Bls12381G2' });
+    expect(codeOf(() => checkSuiteAndKey('bbs-2023', 'Ed25519'))).toBe('INVALID_INPUT');
+    expect(codeOf(() => checkSuiteAndKey('BbsBlsSignature2020', undefined))).toBe('INVALID_INPUT');
   });
 
   it('explains input no format recognises in the problem types proof verification uses', () => {
