@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import * as x509 from './peculiar';
 import { AppError } from '../errors';
 import { ECDSA_P256, ECDSA_SHA256, type WebCryptoKey, type WebCryptoKeyPair, x509Crypto } from './crypto';
 import type { Der } from './pem';

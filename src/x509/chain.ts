@@ -1,5 +1,5 @@
 import { createPublicKey, type JsonWebKey } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import * as x509 from './peculiar';
 import { AppError } from '../errors';
 import { x509Crypto } from './crypto';
 import type { Der } from './pem';

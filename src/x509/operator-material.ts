@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import * as x509 from '@peculiar/x509';
+import * as x509 from './peculiar';
 import { ConfigError } from '../config/settings';
 import type { Oid4vcKeysConfig } from '../config/oid4vc-keys';
 import { isAppError } from '../errors';

@@ -1,4 +1,4 @@
-import * as x509 from '@peculiar/x509';
+import * as x509 from './peculiar';
 
 export interface SubjectAltNames {
   readonly dnsNames: readonly string[];
