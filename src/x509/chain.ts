@@ -70,8 +70,27 @@ function checkIssuerIsCa(issuer: x509.X509Certificate, below: number, what: stri
   if (ku && (ku.usages & x509.KeyUsageFlags.keyCertSign) === 0) throw untrusted(`the ${what} may not sign certificates (keyUsage lacks keyCertSign)`);
 }
 
+/** Hashes a signature we rely on may use: SHA-1 and MD5 collisions make a forged certificate cheap. */
+const STRONG_HASHES = new Set(['SHA-256', 'SHA-384', 'SHA-512']);
+/** Smallest RSA issuer key accepted (NIST SP 800-131A). */
+const MIN_RSA_BITS = 2048;
+
+/** Refuses a link whose signature is weak: a SHA-1/MD5 digest, an unknown algorithm, or an RSA issuer key under 2048 bits. */
+function checkLinkStrength(cert: x509.X509Certificate, issuer: x509.X509Certificate, what: string): void {
+  const alg = cert.signatureAlgorithm as { name?: string; hash?: { name?: string } };
+  const hashed = alg.name === 'ECDSA' || alg.name === 'RSASSA-PKCS1-v1_5' || alg.name === 'RSA-PSS';
+  if (!(alg.name === 'Ed25519' || alg.name === 'Ed448' || (hashed && STRONG_HASHES.has(alg.hash?.name ?? '')))) {
+    throw untrusted(`the ${what} is signed with a weak or unsupported algorithm (${alg.name ?? 'unknown'}${alg.hash?.name ? ` with ${alg.hash.name}` : ''})`);
+  }
+  const key = issuer.publicKey.algorithm as { name?: string; modulusLength?: number };
+  if ((key.name === 'RSASSA-PKCS1-v1_5' || key.name === 'RSA-PSS' || key.name === 'RSA-OAEP') && (key.modulusLength ?? 0) < MIN_RSA_BITS) {
+    throw untrusted(`the ${what} is signed by an RSA key shorter than ${MIN_RSA_BITS} bits`);
+  }
+}
+
 async function checkSignedBy(cert: x509.X509Certificate, issuer: x509.X509Certificate, what: string): Promise<boolean> {
   if (cert.issuerName.toString() !== issuer.subjectName.toString()) return false;
+  checkLinkStrength(cert, issuer, what);
   try {
     return await cert.verify({ publicKey: issuer.publicKey, signatureOnly: true }, x509Crypto);
   } catch {
@@ -95,7 +114,8 @@ const nameOf = (i: number): string => NAMES[i] ?? `certificate ${i + 1} of the c
  * Validates a certificate chain, leaf first, against trust anchors at `now`: every certificate is
  * within its validity and carries no critical extension we do not understand; each one is signed
  * by the next (issuer name and signature), and every certificate that signs another is a CA
- * (basicConstraints cA, pathLenConstraint, keyUsage keyCertSign); the last one is a trust anchor
+ * (basicConstraints cA, pathLenConstraint, keyUsage keyCertSign) and signs with a strong algorithm
+ * (SHA-256 or better, RSA keys of 2048 bits or more); the last one is a trust anchor
  * itself or is signed by one (the anchor must be valid at `now` too); the leaf may sign
  * (keyUsage digitalSignature when keyUsage is present) and is not a CA. Throws VERIFICATION_FAILED
  * when the chain does not lead to an anchor, INVALID_INPUT when a certificate cannot be parsed.

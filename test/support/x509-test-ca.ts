@@ -54,8 +54,13 @@ export async function testLeaf(
  * A certificate with exactly the extensions given, signed by `issuer`: for the certificates our
  * own generator refuses to make (a "CA" without basicConstraints, a leaf that may not sign, ...).
  */
-export async function rawCertificate(issuer: CertificateAuthority, name: string, extensions: x509.Extension[]): Promise<CertificateAuthority> {
-  const keys = await generateP256KeyPair();
+export async function rawCertificate(
+  issuer: CertificateAuthority,
+  name: string,
+  extensions: x509.Extension[],
+  options: { hash?: 'SHA-1' | 'SHA-256'; keys?: webcrypto.CryptoKeyPair } = {},
+): Promise<CertificateAuthority> {
+  const keys = options.keys ?? (await generateP256KeyPair());
   const issuerCert = new x509.X509Certificate(issuer.certificate);
   const cert = await x509.X509CertificateGenerator.create(
     {
@@ -64,7 +69,7 @@ export async function rawCertificate(issuer: CertificateAuthority, name: string,
       issuer: issuerCert.subjectName,
       notBefore: VALID_FROM,
       notAfter: VALID_UNTIL,
-      signingAlgorithm: { name: 'ECDSA', hash: 'SHA-256' },
+      signingAlgorithm: { name: 'ECDSA', hash: options.hash ?? 'SHA-256' },
       publicKey: keys.publicKey,
       signingKey: issuer.privateKey,
       extensions,

@@ -2,7 +2,7 @@ import { createPublicKey, webcrypto, X509Certificate as NodeX509 } from 'node:cr
 import * as x509 from '@peculiar/x509';
 import { derToX5c, MAX_CHAIN_LENGTH, parsePemCertificates, toPem, validateChain, x5cToDer } from '../../../src/x509';
 import { rejection } from '../../support/app-error';
-import { INSIDE, rawCertificate, testIntermediate, testLeaf, testRoot, VALID_UNTIL } from '../../support/x509-test-ca';
+import { INSIDE, rawCertificate, testIntermediate, testLeaf, testRoot, VALID_FROM, VALID_UNTIL } from '../../support/x509-test-ca';
 
 /** Awaits a rejection with this AppError code (and message part). */
 async function refused(p: Promise<unknown>, code: string, message?: RegExp): Promise<void> {
@@ -95,6 +95,21 @@ describe('validateChain', () => {
     // Not critical: ignored, as RFC 5280 says.
     const unknownPlain = await rawCertificate(root, 'Odd', [new x509.Extension('1.2.3.4.5', false, new Uint8Array([5, 0]))]);
     await expect(validateChain([unknownPlain.certificate], [root.certificate], INSIDE)).resolves.toBeDefined();
+  });
+
+  test('a link signed with SHA-1 or by a short RSA key is refused, whoever signed it', async () => {
+    const root = await testRoot();
+    const sha1Leaf = await rawCertificate(root, 'SHA-1 leaf', [new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true)], { hash: 'SHA-1' });
+    await refused(validateChain([sha1Leaf.certificate], [root.certificate], INSIDE), 'VERIFICATION_FAILED', /weak or unsupported algorithm \(ECDSA with SHA-1\)/);
+    // An RSA-1024 intermediate (under a good root) signing a leaf: the leaf's link rests on 1024 bits.
+    const rsa = (await webcrypto.subtle.generateKey({ name: 'RSASSA-PKCS1-v1_5', modulusLength: 1024, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+    const weakCa = await rawCertificate(root, 'RSA-1024 CA', [new x509.BasicConstraintsExtension(true, undefined, true)], { keys: rsa });
+    const leafKeys = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+    const leaf = await x509.X509CertificateGenerator.create(
+      { serialNumber: '01', subject: [{ CN: ['leaf'] }], issuer: new x509.X509Certificate(weakCa.certificate).subjectName, notBefore: VALID_FROM, notAfter: VALID_UNTIL, signingAlgorithm: { name: 'RSASSA-PKCS1-v1_5' }, publicKey: leafKeys.publicKey, signingKey: rsa.privateKey },
+      webcrypto,
+    );
+    await refused(validateChain([new Uint8Array(leaf.rawData), weakCa.certificate], [root.certificate], INSIDE), 'VERIFICATION_FAILED', /RSA key shorter than 2048 bits/);
   });
 
   test('a tampered certificate does not validate', async () => {
