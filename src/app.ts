@@ -266,6 +266,7 @@ export async function createCore(
       ownStatus: services.tokenStatus,
       remoteStatus: createHttpStatusListTokenSource(statusListTokenSourceOptionsFromConfig(fetching)),
       allowPrivateWebhooks: fetching.allowPrivate,
+      ...(config.verification ? { limits: config.verification } : {}),
       logger,
     });
     // OID4VCI issuer: offers of the tenant's templates and schema versions, minted by the formats

@@ -304,6 +304,23 @@ test('the result is pushed to the webhook, signed with the secret returned at cr
   }
 });
 
+test('the request object by reference: GET, and POST with wallet_nonce (request_uri_method=post), signed with x5c', async () => {
+  const req = await created(oid4vpRest(svc.url), { dcqlQuery: query });
+  const decode = (jwt: string) => jwt.split('.').slice(0, 2).map((p) => JSON.parse(Buffer.from(p, 'base64url').toString('utf8')) as Record<string, any>);
+  const got = await request(svc.url, 'GET', `/oid4vp/request-objects/${req.id}`);
+  expect(got.status).toBe(200);
+  expect(got.headers.get('content-type')).toMatch(/^application\/oauth-authz-req\+jwt/);
+  const [header, payload] = decode(got.text);
+  expect(header).toMatchObject({ alg: 'ES256', typ: 'oauth-authz-req+jwt', x5c: [expect.any(String), expect.any(String)] });
+  expect(payload).toMatchObject({ aud: 'https://self-issued.me/v2', client_id: req.clientId, response_type: 'vp_token', response_mode: 'direct_post.jwt', response_uri: req.responseUri, dcql_query: query });
+  expect(payload!.client_metadata.jwks.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', use: 'enc', alg: 'ECDH-ES' });
+  expect(payload!.client_metadata.jwks.keys[0]).not.toHaveProperty('d');
+  expect(payload).not.toHaveProperty('wallet_nonce');
+  const posted = await request(svc.url, 'POST', `/oid4vp/request-objects/${req.id}`, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: 'wallet_nonce=qPmxiNFCR3QTm19POc8u' });
+  expect(posted.status).toBe(200);
+  expect(decode(posted.text)[1]).toMatchObject({ wallet_nonce: 'qPmxiNFCR3QTm19POc8u', nonce: payload!.nonce, state: payload!.state });
+});
+
 test('wallet endpoints answer protocol errors, never a 500: unknown request, malformed body', async () => {
   const unknown = await request(svc.url, 'GET', '/oid4vp/request-objects/00000000-0000-4000-8000-000000000000');
   expect([unknown.status, unknown.json.error]).toEqual([404, 'invalid_request']);

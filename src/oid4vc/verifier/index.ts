@@ -10,6 +10,7 @@ import type { DidResolver } from '../../vc/ports';
 import type { MdocDeviceResponseVerify, PresentationFormats, RequestSignerOf, SdJwtVcVerify } from './ports';
 import { Oid4vpVerifierService } from './verifier.service';
 import { DEFAULT_WEBHOOK_POLICY, HttpWebhookSender } from './webhook';
+import type { VerificationLimits } from '../../vc/net/request-budget';
 
 export { Oid4vpVerifierService } from './verifier.service';
 export type { CreatePresentationRequestInput, CreatedPresentationRequest, PresentationRequestView } from './verifier.service';
@@ -33,6 +34,8 @@ export interface VerifierWiring {
   readonly remoteStatus?: StatusListTokenSource;
   /** CREDGATE_FETCH_ALLOW_PRIVATE: webhooks to private addresses (tests, private deployments). */
   readonly allowPrivateWebhooks: boolean;
+  /** CREDGATE_VERIFY_*: the per-response verification budget. */
+  readonly limits?: VerificationLimits;
   readonly logger?: Logger;
 }
 
@@ -79,6 +82,7 @@ export function createOid4vpVerifier(w: VerifierWiring): { service: Oid4vpVerifi
     formats,
     ...(w.requestSigner ? { requestSigner: w.requestSigner } : {}),
     webhooks,
+    ...(w.limits ? { limits: w.limits } : {}),
   });
   return { service, drain: () => webhooks.drain() };
 }

@@ -8,6 +8,7 @@ import type { Actor } from '../../domain/tenancy/actor';
 import type { Clock, SecretBox } from '../../domain/ports';
 import { b64url, decryptWith, ephemeralEncryptionKey, hashCallback, randomToken, RESPONSE_ENC_VALUES, sha256, signJwtWith, refuseVerifyJwt } from './jose';
 import { checkPresentations } from './presentation-check';
+import { DEFAULT_VERIFICATION_LIMITS, RequestBudget, type VerificationLimits, withBudget } from '../../vc/net/request-budget';
 import type { PresentationFormats, RequestSignerOf } from './ports';
 import type { ClientIdPrefix, PresentationResult, RequestRecord, RequestRepository, ResponseMode } from './request-record';
 import { WalletError } from './wallet-error';
@@ -19,6 +20,8 @@ const CLIENT_ID_PREFIXES: readonly ClientIdPrefix[] = ['x509_san_dns', 'x509_has
 const RESPONSE_MODES: readonly ResponseMode[] = ['direct_post', 'direct_post.jwt'];
 /** HAIP: request objects are short-lived. */
 const REQUEST_OBJECT_TTL_SECONDS = 120;
+/** Presentations one vp_token may carry (DCQL `multiple` allows several per query). */
+export const MAX_PRESENTATIONS = 16;
 
 export interface CreatePresentationRequestInput {
   readonly dcqlQuery: Record<string, unknown>;
@@ -69,6 +72,8 @@ export interface VerifierDeps {
   /** The tenant's request-signing key (x509 prefixes); absent: only redirect_uri requests. */
   readonly requestSigner?: RequestSignerOf;
   readonly webhooks: WebhookSender;
+  /** CREDGATE_VERIFY_*: one budget (fetches, bytes, deadline, decoded bytes) for all the credentials of one response (habit 14). */
+  readonly limits?: VerificationLimits;
 }
 
 const secretsContext = (id: string): string => `oid4vp-request|${id}`;
@@ -279,16 +284,20 @@ export class Oid4vpVerifierService {
     }
     if (parsed.type !== 'dcql') throw new WalletError('invalid_request', 'a DCQL vp_token is expected');
     const presentations = parsed.dcql.presentations as Record<string, (string | Record<string, unknown>)[]>;
+    const count = Object.values(presentations).reduce((n, list) => n + list.length, 0);
+    if (count > MAX_PRESENTATIONS) throw new WalletError('invalid_request', `at most ${MAX_PRESENTATIONS} presentations in one vp_token`);
     const jwkThumbprint = r.encryptionJwk ? await calculateJwkThumbprint({ jwk: r.encryptionJwk as Jwk, hashAlgorithm: HashAlgorithm.Sha256, hashCallback }) : undefined;
     const now = this.d.clock.now();
-    const checked = await checkPresentations(DcqlQuery.parse(r.dcqlQuery as DcqlQuery.Input), presentations, {
+    // Every status list, DID and certificate the presentations make us read counts against one budget.
+    const budget = new RequestBudget(this.d.limits ?? DEFAULT_VERIFICATION_LIMITS);
+    const checked = await withBudget(budget, () => checkPresentations(DcqlQuery.parse(r.dcqlQuery as DcqlQuery.Input), presentations, {
       formats: this.d.formats,
       clientId: r.clientId,
       nonce: r.nonce,
       responseUri: this.paths(r.id).responseUri,
       ...(jwkThumbprint ? { jwkThumbprint: Buffer.from(jwkThumbprint, 'base64url') } : {}),
       now,
-    });
+    }));
     const result: PresentationResult = { ...checked, receivedAt: now.toISOString() };
     if (!(await this.d.repo.complete(r.id, result, now))) throw new WalletError('invalid_request', 'this presentation request was already answered');
     if (r.webhookUrl && secrets.webhookSecret) this.d.webhooks.deliver(r.id, r.webhookUrl, secrets.webhookSecret, { id: r.id, status: result.verified ? 'verified' : 'failed', result });
