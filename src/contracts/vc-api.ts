@@ -37,6 +37,20 @@ export const IssueOptions = Type.Object(
 export const IssueBody = Type.Object({ credential: JsonObject, options: Type.Optional(IssueOptions) }, { title: 'VcApiIssueCredentialRequest' });
 export type IssueBody = Static<typeof IssueBody>;
 
+export const DeriveBody = Type.Object(
+  {
+    verifiableCredential: JsonObject,
+    options: Type.Optional(
+      Type.Object(
+        { selectivePointers: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 512 }), { maxItems: 256, description: 'JSON pointers (RFC 6901) of the claims to disclose, besides the issuer\'s mandatory ones' })) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { title: 'VcApiDeriveCredentialRequest' },
+);
+export type DeriveBody = Static<typeof DeriveBody>;
+
 export const VerifyCredentialBody = Type.Object({ verifiableCredential: Document, options: Type.Optional(JsonObject) }, { title: 'VcApiVerifyCredentialRequest' });
 export type VerifyCredentialBody = Static<typeof VerifyCredentialBody>;
 
@@ -138,6 +152,16 @@ export const vcListIssuers = op('get', p('/issuers'), 'vcApiListIssuers', {
   summary: "The tenant's issuer instances (the default one is created on first listing, so its DID can be named as a credential's issuer)",
   scopes: ['issuer'],
   responses: { 200: { description: 'oldest first', schema: Type.Array(IssuerView), example: [] } },
+});
+
+export const vcDeriveCredential = op('post', p('/credentials/derive'), 'vcApiDeriveCredential', {
+  summary: 'Derive a selectively disclosed credential (bbs-2023)',
+  description:
+    "From a credential issued with bbs-2023 (its base proof), a credential that discloses the issuer's mandatory claims and the selected ones only, with a derived proof verifiers check with the issuer's public key alone. Each derivation is unlinkable to the others. Nothing is stored. A pointer that selects nothing, a credential without a bbs-2023 base proof, or a key that is not BLS12-381 G2 is 400.",
+  scopes: ['holder', 'issuer'],
+  body: { schema: DeriveBody, example: { verifiableCredential: vcExample, options: { selectivePointers: ['/credentialSubject/alumniOf'] } } },
+  responses: { 201: { description: 'the derived credential', schema: Type.Object({ verifiableCredential: JsonObject }), example: { verifiableCredential: credentialExample } } },
+  rateLimited: true,
 });
 
 export const vcVerifyCredential = op('post', p('/credentials/verify'), 'vcApiVerifyCredential', {

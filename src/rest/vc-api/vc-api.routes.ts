@@ -1,7 +1,7 @@
 import { type Response, Router } from 'express';
 import type { AuthService } from '../../services/auth.service';
 import type { VcApiServices, VcVerificationResult } from '../../services/vc-api';
-import { VC_API_DEFAULT_BASE, CreateIssuerBody, IssueBody, UpdateStatusBody, VerifyCredentialBody, VerifyPresentationBody, vcCreateIssuer, vcIssueCredential, vcIssueWithInstance, vcListIssuers, vcStatusList, vcUpdateStatus, vcVerifyCredential, vcVerifyPresentation } from '../../contracts/vc-api';
+import { VC_API_DEFAULT_BASE, CreateIssuerBody, DeriveBody, IssueBody, UpdateStatusBody, VerifyCredentialBody, VerifyPresentationBody, vcCreateIssuer, vcDeriveCredential, vcIssueCredential, vcIssueWithInstance, vcListIssuers, vcStatusList, vcUpdateStatus, vcVerifyCredential, vcVerifyPresentation } from '../../contracts/vc-api';
 import type { Operation } from '../../contracts';
 import { actorOf } from '../context';
 import { authorize } from '../middleware/authorize';
@@ -50,6 +50,10 @@ export function vcApiRoutes(auth: AuthService, vc: VcApiServices): Router {
 
   r.get(below(vcListIssuers), authorize(auth, ['issuer']), async (_req, res) => {
     res.json(await vc.issuers.list(actorOf(res)));
+  });
+
+  r.post(below(vcDeriveCredential), authorize(auth, ['holder', 'issuer']), validateBody(vcDeriveCredential), async (req, res) => {
+    res.status(201).json(await vc.derivation.derive(bodyOf(req, DeriveBody)));
   });
 
   r.post(below(vcVerifyCredential), authorize(auth, ['verifier']), validateBody(vcVerifyCredential), async (req, res) => {

@@ -1,6 +1,7 @@
 import type { Clock, KeyCustody } from '../../domain/ports';
 import type { VcIssuerRepository, VcStatusRepository } from '../../domain/vc-issuers';
 import type { DidResolver, StatusListSource } from '../../vc/ports';
+import { VcDeriveService } from './derive.service';
 import { VcIssueService } from './issue.service';
 import { VcIssuersService } from './issuers.service';
 import { VcStatusListsService } from './status-lists.service';
@@ -12,16 +13,19 @@ import { type RelatedResourceSource, createHttpResourceSource } from '../../vc/r
 
 export type { VcVerificationResult, ProblemDetail } from './problems';
 export type { IssueCredentialInput, IssuerSelector } from './issue.service';
+export type { DeriveCredentialInput } from './derive.service';
 export type { VcIssuerView } from './issuers.service';
 export type { PublishedStatusList, StatusUpdate, UpdateStatusInput } from './status-lists.service';
 export type { VerifyCredentialInput, VerifyPresentationInput } from './verify.service';
 export type { VerificationService } from './verify-scope';
-export { VcIssueService, VcIssuersService, VcStatusListsService, VcVerifyService };
+export { VcDeriveService, VcIssueService, VcIssuersService, VcStatusListsService, VcVerifyService };
 
 /** The VC-API use cases, built once for both transports. */
 export interface VcApiServices {
   readonly issuers: VcIssuersService;
   readonly issuance: VcIssueService;
+  /** Selective disclosure (POST /credentials/derive): the format that recognises the credential derives it. */
+  readonly derivation: VcDeriveService;
   readonly status: VcStatusListsService;
   /** Budgeted per transport request (verify-scope.ts). */
   readonly verification: VerificationService;
@@ -53,6 +57,7 @@ export function createVcApiServices(d: VcApiDeps): VcApiServices {
   return {
     issuers,
     issuance: new VcIssueService(issuers, status, d.statusRepo, d.clock),
+    derivation: new VcDeriveService(),
     status,
     verification: withRequestBudgets(
       new VcVerifyService(d.resolver, status.source(d.remoteStatus), d.clock, d.relatedResources ?? createHttpResourceSource()),

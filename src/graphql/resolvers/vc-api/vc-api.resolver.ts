@@ -2,8 +2,8 @@ import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { invalidInput } from '../../../errors';
 import type { VcApiServices, VcVerificationResult as Result } from '../../../services/vc-api';
 import type { GraphQLContext } from '../../context';
-import { VcCreateIssuerInput, VcIssueCredentialInput, VcUpdateCredentialStatusInput, VcVerifyCredentialInput, VcVerifyPresentationInput } from '../../types/vc-api/vc-api.input';
-import { VcIssueResult, VcIssuer, VcStatusUpdate, VcVerificationResult } from '../../types/vc-api/vc-api.type';
+import { VcCreateIssuerInput, VcDeriveCredentialInput, VcIssueCredentialInput, VcUpdateCredentialStatusInput, VcVerifyCredentialInput, VcVerifyPresentationInput } from '../../types/vc-api/vc-api.input';
+import { VcDeriveResult, VcIssueResult, VcIssuer, VcStatusUpdate, VcVerificationResult } from '../../types/vc-api/vc-api.type';
 
 const toResult = (r: Result): VcVerificationResult => ({
   verified: r.verified,
@@ -34,6 +34,12 @@ export class VcApiResolver {
   async vcIssueCredential(@Arg('input', () => VcIssueCredentialInput) input: VcIssueCredentialInput, @Ctx() ctx: GraphQLContext): Promise<VcIssueResult> {
     const selector = input.issuerId != null ? { kind: 'instance' as const, id: input.issuerId } : { kind: 'default' as const };
     return this.vc.issuance.issue(ctx.actor, selector, { credential: input.credential, ...(input.options != null ? { options: input.options } : {}) });
+  }
+
+  @Authorized('holder', 'issuer')
+  @Mutation(() => VcDeriveResult, { description: 'REST: POST /vc-api/credentials/derive. Selective disclosure of a bbs-2023 credential; each derivation is unlinkable to the others.' })
+  vcDeriveCredential(@Arg('input', () => VcDeriveCredentialInput) input: VcDeriveCredentialInput): Promise<VcDeriveResult> {
+    return this.vc.derivation.derive({ verifiableCredential: input.verifiableCredential, options: { selectivePointers: input.selectivePointers ?? undefined } });
   }
 
   @Authorized('verifier')

@@ -54,3 +54,12 @@ export class VcUpdateCredentialStatusInput {
   @Field(() => Boolean, { description: 'true sets the status; false clears it (suspension only).' })
   status!: boolean;
 }
+
+@InputType({ description: 'REST: the body of POST /vc-api/credentials/derive.' })
+export class VcDeriveCredentialInput {
+  @Field(() => GraphQLJSONObject, { description: 'The credential as issued with bbs-2023 (its base proof).' })
+  verifiableCredential!: Record<string, unknown>;
+
+  @Field(() => [String], { nullable: true, description: "JSON pointers of the claims to disclose, besides the issuer's mandatory ones." })
+  selectivePointers?: string[] | null;
+}

@@ -28,6 +28,12 @@ export class VcIssueResult {
   verifiableCredential!: Record<string, unknown>;
 }
 
+@ObjectType({ description: 'REST: the answer of POST /vc-api/credentials/derive.' })
+export class VcDeriveResult {
+  @Field(() => GraphQLJSONObject, { description: 'The derived credential: mandatory and selected claims only, with a derived bbs-2023 proof.' })
+  verifiableCredential!: Record<string, unknown>;
+}
+
 @ObjectType({ description: 'One problem of a verification (RFC 9457 members).' })
 export class VcProblemDetail {
   @Field(() => String, { description: 'A URL of the specification that defines the problem, or a urn:credgate:vc-api: name.' })
