@@ -412,6 +412,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
       await anchoring.adapter?.close();
       unregisterCanon();
       await canon.close();
+      await services.zk.close();
       await faces.close();
       await cosigner.close();
       await db.close();

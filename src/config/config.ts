@@ -89,6 +89,17 @@ export interface Config {
     /** Inference workers; defaults to the number of cores. */
     readonly workers: number | undefined;
   };
+  /**
+   * Zero-knowledge range proofs (issue 18): worker threads, per-job deadline, admission capacity,
+   * and `library`, the optional package's entry (null: not installed, the feature answers
+   * FEATURE_OFF). Optional so hand-built configs keep working: the defaults then.
+   */
+  readonly zk?: {
+    readonly workers: number;
+    readonly deadlineMs: number;
+    readonly capacity: number;
+    readonly library?: string | null;
+  };
   /** JSON-LD canonicalisation: structural budget, worker threads and deadline (docs/security/canon.md). */
   readonly canon: {
     readonly workers: number;
@@ -214,6 +225,15 @@ function intIn(env: NodeJS.ProcessEnv, name: string, min: number, max: number, f
   return Number(raw);
 }
 
+function parseZk(env: NodeJS.ProcessEnv): NonNullable<Config['zk']> {
+  return {
+    // A range proof takes about a second of one core: two workers keep one request per core.
+    workers: intIn(env, 'CREDGATE_ZK_WORKERS', 1, 64, 2),
+    deadlineMs: intIn(env, 'CREDGATE_ZK_DEADLINE_MS', 10, 600_000, 30_000),
+    capacity: intIn(env, 'CREDGATE_ZK_CAPACITY', 1, 100_000, 64),
+  };
+}
+
 function parseCanon(env: NodeJS.ProcessEnv): Config['canon'] {
   return {
     // Two workers: enough for honest traffic (a credential canonicalises in milliseconds) while a
@@ -297,6 +317,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     vcApiBase: parseVcApiBase(nonEmpty(env, 'CREDGATE_VC_API_BASE')),
     faces: Object.freeze(parseFaces(env)),
     canon: Object.freeze(parseCanon(env)),
+    zk: Object.freeze(parseZk(env)),
     // 2 ms costs a lone request little next to its ~4 ms commit, and lets a burst share one commit.
     batch: Object.freeze({ windowMs: intIn(env, 'CREDGATE_BATCH_WINDOW_MS', 0, 1000, 2), max: intIn(env, 'CREDGATE_BATCH_MAX', 1, 10_000, 128) }),
     http: Object.freeze({

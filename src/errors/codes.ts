@@ -37,6 +37,10 @@ export const ERROR_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   UNSUPPORTED_DID_METHOD: 501,
+  /** A feature whose optional package is not installed (e.g. @docknetwork/crypto-wasm-ts for zero-knowledge range proofs). */
+  FEATURE_OFF: 501,
+  /** A zero-knowledge proof was asked for a statement the credential does not satisfy: a false statement has no proof. */
+  PREDICATE_NOT_MET: 422,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 } as const;

@@ -34,6 +34,8 @@ import { SchemasService } from './family-a/schemas.service';
 import { HolderProofService } from './family-a/holder-proof.service';
 import { VerificationService } from './family-a/verification.service';
 import { ZkpService } from './family-a/zkp.service';
+import { DEFAULT_ZK_ENGINE, ZkEngine } from '../zk/zk-engine';
+import { ZkAgeTokens } from '../zk/zk-age-tokens';
 import { type RateLimitStore, RateLimitService, limitCredentialLookups, limitPerCredential } from './rate-limit.service';
 import { FairGate } from '../fairness/fair-gate';
 import { DEFAULT_IDEMPOTENCY_TTL_SECONDS } from '../config/config';
@@ -69,6 +71,8 @@ export interface Services {
   readonly presentations: PresentationsService;
   readonly signatures: SignaturesService;
   readonly zkpTokens: ZkpTokensService;
+  /** Zero-knowledge workers (issue 18): started on the first ZK request; closed with the app. */
+  readonly zk: ZkEngine;
   readonly biometrics: BiometricsService;
   /** Shared rate limits; the transports call it before oracle-shaped operations and public routes. */
   readonly rateLimits: RateLimitService;
@@ -154,6 +158,9 @@ export function createServices(d: ServiceDeps): Services {
   // Status List Tokens are signed by the tenant's OpenID4VC issuer key, the key of the credentials that point to them.
   const tokenStatus = new TokenStatusListService(d.tokenStatusRepo, (tenantId) => d.oid4vcKeys.signerFor(tenantId), d.config.publicUrl, d.clock);
   const familyBCredentials = new FamilyBCredentialsService(d.credentialRepo, templates, d.dids, d.custody, d.ledger, d.clock, d.config.publicUrl, d.anchors, tokenStatus);
+  const zkConfig = d.config.zk ?? DEFAULT_ZK_ENGINE;
+  const zkLibrary = d.config.zk?.library;
+  const zk = new ZkEngine({ ...DEFAULT_ZK_ENGINE, ...zkConfig, ...(zkLibrary !== undefined ? { resolveLibrary: () => zkLibrary } : {}) });
   const rateLimits = new RateLimitService(d.rateLimitStore, d.config.rateLimits, d.clock);
   // The service is both the authorization server and the resource server: iss = aud = its public URL.
   const accessTokens = d.tokenKeys
@@ -183,7 +190,8 @@ export function createServices(d: ServiceDeps): Services {
     presentations: limitPerCredential(new PresentationsService(d.credentialRepo, familyBCredentials, d.dids, d.custody, d.clock), 'verify', presentedIds, rateLimits),
     signatures: new SignaturesService(),
     biometrics: new BiometricsService(d.faces),
-    zkpTokens: new ZkpTokensService(d.credentialRepo, d.templateRepo, d.dids, d.custody, d.clock),
+    zkpTokens: new ZkpTokensService(d.credentialRepo, d.templateRepo, d.dids, d.custody, d.clock, new ZkAgeTokens(zk, d.custody)),
+    zk,
     rateLimits,
     idempotency: new IdempotencyService(d.idempotencyStore, { ttlSeconds: d.config.idempotencyTtlSeconds ?? DEFAULT_IDEMPOTENCY_TTL_SECONDS }),
     writes: d.writes,

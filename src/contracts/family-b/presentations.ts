@@ -87,6 +87,12 @@ export const verifySignature = op('post', '/signature/verify', 'verifySignature'
 });
 
 const zkpData = { condition: { age: 18 }, conditionMet: true, calculatedAge: 35 };
+/** Issue 18: the additive selector; `attestation` (the default) is the issuer-signed outcome, `bbs-bulletproofs` a zero-knowledge proof. */
+const ProofSystemField = Type.Union([Type.Literal('attestation'), Type.Literal('bbs-bulletproofs')], { description: 'attestation (default) or bbs-bulletproofs (zero-knowledge)' });
+const VerifierChallengeField = Type.Object(
+  { verifierId: Type.String({ minLength: 1, maxLength: 512 }), nonce: Type.String({ minLength: 16, maxLength: 256 }) },
+  { description: 'bbs-bulletproofs only: the verifier and its nonce the proof is bound to', additionalProperties: false },
+);
 const ZkpToken = Type.Object({ zkpToken: Type.String(), zkpData: JsonObject, publicKey: Type.String() }, { additionalProperties: true });
 
 export const createZkpToken = op('post', '/createZkpToken', 'createZkpToken', {
@@ -99,6 +105,8 @@ export const createZkpToken = op('post', '/createZkpToken', 'createZkpToken', {
         credential: Type.Optional(JsonObject),
         attribute: Type.Optional(Type.String({ description: 'the date attribute (default: the template’s date attribute)' })),
         condition: Type.Object({ age: Type.Integer() }, { additionalProperties: true }),
+        proofSystem: Type.Optional(ProofSystemField),
+        verifierChallenge: Type.Optional(VerifierChallengeField),
       },
       { title: 'CreateZkpTokenInput' },
     ),
@@ -114,7 +122,14 @@ export const verifyZkpToken = op('post', '/verifyZkpToken', 'verifyZkpToken', {
   scopes: VERIFIERS,
   body: {
     schema: Type.Object(
-      { zkpToken: Type.String(), zkpData: JsonObject, publicKey: Type.String(), holderDID: Type.Optional(Type.String({ description: 'bind the check to this holder' })) },
+      {
+        zkpToken: Type.String(),
+        zkpData: JsonObject,
+        publicKey: Type.String(),
+        holderDID: Type.Optional(Type.String({ description: 'bind the check to this holder' })),
+        proofSystem: Type.Optional(ProofSystemField),
+        verifierChallenge: Type.Optional(VerifierChallengeField),
+      },
       { title: 'VerifyZkpTokenInput' },
     ),
     example: { zkpToken: EXAMPLE.signatureHex, zkpData, publicKey: EXAMPLE.secpPublicKey },
@@ -122,7 +137,12 @@ export const verifyZkpToken = op('post', '/verifyZkpToken', 'verifyZkpToken', {
   responses: {
     200: {
       description: 'the result',
-      schema: Type.Object({ success: Type.Boolean(), conditionMet: Type.Boolean(), calculatedAge: Type.Number(), message: Type.String() }),
+      schema: Type.Object({
+        success: Type.Boolean(),
+        conditionMet: Type.Boolean(),
+        calculatedAge: Type.Union([Type.Number(), Type.Null()], { description: 'null for a zero-knowledge token (bbs-bulletproofs): the age is not disclosed' }),
+        message: Type.String(),
+      }),
       example: { success: true, conditionMet: true, calculatedAge: 35, message: 'ZKP token verified' },
     },
   },

@@ -30,7 +30,7 @@ export function presentationRoutes(auth: AuthService, vps: PresentationsService,
     res.json(await zkp.create(actorOf(res), bodyObject(req)));
   });
   r.post('/verifyZkpToken', verifier, validateBody(ops.verifyZkpToken), async (req, res) => {
-    res.json(await zkp.verify(bodyObject(req)));
+    res.json(await zkp.verify(bodyObject(req), actorOf(res)));
   });
   return r;
 }

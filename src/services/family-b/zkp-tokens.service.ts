@@ -9,19 +9,32 @@ import type { PrismaCredentialRepository } from '../../db/repositories/credentia
 import type { PrismaTemplateRepository } from '../../db/repositories/template.repository';
 import type { Json } from './credentials.service';
 import { isCredentialId, plainDid } from './ids';
+import { type ProofSystem, parseProofSystem } from '../../zk/proof-system';
+import { parseVerifierChallenge } from '../../zk/challenge';
+import { ZK_PROOF_TTL_MS } from '../../zk/age-token';
+import type { ZkAgeTokens, ZkIssuer } from '../../zk/zk-age-tokens';
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** zkpData of a zero-knowledge token: the condition and that it holds, no computed age. */
+export interface ZkZkpData {
+  condition: { age: number };
+  conditionMet: true;
+}
+
 const fail = (reason: string): AppError => new AppError('VERIFICATION_FAILED', `ZKP token is invalid: ${reason}`);
 
 export interface ZkpTokenVerificationResult {
   readonly success: true;
   readonly conditionMet: boolean;
-  readonly calculatedAge: number;
+  /** The attestation's disclosed age; absent from a zero-knowledge token, which proves the condition only. */
+  readonly calculatedAge: number | null;
   readonly message: string;
   /** Who signed: the DID of the issuer of the credential (checked, not just claimed). */
   readonly issuer: string;
-  readonly credentialId: string;
+  /** Null for a zero-knowledge token: the proof does not say which credential it is about. */
+  readonly credentialId: string | null;
   readonly holder: string | null;
+  readonly proofSystem: ProofSystem;
   readonly issuedAt: string;
   readonly expiresAt: string;
 }
@@ -37,12 +50,19 @@ export class ZkpTokensService {
     private readonly dids: DidRepository,
     private readonly custody: KeyCustody,
     private readonly clock: Clock,
+    private readonly zk?: ZkAgeTokens,
   ) {}
 
-  /** POST /createZkpToken `{ credentialId | credential, attribute?, condition: { age } }`. */
-  async create(actor: Actor, body: unknown): Promise<{ zkpToken: string; zkpData: ZkpData; publicKey: string }> {
+  /**
+   * POST /createZkpToken `{ credentialId | credential, attribute?, condition: { age }, proofSystem?, verifierChallenge? }`.
+   * With proofSystem `bbs-bulletproofs` the token is a zero-knowledge proof for the verifier's
+   * challenge, and `zkpData` has no `calculatedAge`.
+   */
+  async create(actor: Actor, body: unknown): Promise<{ zkpToken: string; zkpData: ZkpData | ZkZkpData; publicKey: string; proofSystem: ProofSystem }> {
     if (!isObject(body)) throw invalidInput('request body must be a JSON object');
     const { credentialId, credential, attribute, condition } = body;
+    const proofSystem = parseProofSystem(body['proofSystem']);
+    const challenge = proofSystem === 'bbs-bulletproofs' ? parseVerifierChallenge(body['verifierChallenge']) : undefined;
     const id = typeof credentialId === 'string' ? credentialId : isObject(credential) && typeof credential['id'] === 'string' ? credential['id'] : undefined;
     if (!id) throw invalidInput('credentialId or credential is required', [{ field: 'credentialId', message: 'required' }]);
     if (!isObject(condition)) throw invalidInput('condition must be an object such as { "age": 18 }', [{ field: 'condition', message: 'required object' }]);
@@ -58,9 +78,71 @@ export class ZkpTokensService {
     if (typeof birthDate !== 'string') throw invalidInput(`attribute ${attr} holds no date`, [{ field: 'attribute', message: 'not a date attribute' }]);
     const issuer = (await this.dids.findById(record.issuerDidId))!;
     if (!issuer.managedKeyId) throw new AppError('INVALID_INPUT', 'issuer key is not held by this tenant');
-    return this.custody.use(actor.tenantId, issuer.managedKeyId, (sk) =>
+    if (challenge) {
+      const age = condition['age'];
+      if (!Number.isSafeInteger(age) || (age as number) < 0 || (age as number) > 150 || Object.keys(condition).length !== 1) {
+        throw invalidInput('condition must be { age: integer 0-150 }', [{ field: 'condition', message: 'age 0-150' }]);
+      }
+      const z = await this.zkTokens().create({
+        actorTenantId: actor.tenantId,
+        issuer: { tenantId: issuer.tenantId, did: issuer.did, managedKeyId: issuer.managedKeyId },
+        credential: { id, subject: subjectOf(record.document) ?? {}, attributes: (template?.attributes as TemplateAttribute[] | undefined) ?? [] },
+        attribute: attr,
+        age: age as number,
+        challenge,
+        now,
+      });
+      return { zkpToken: z.zkpToken, zkpData: { condition: { age: age as number }, conditionMet: true }, publicKey: bytesToHex(z.publicKey), proofSystem };
+    }
+    const token = await this.custody.use(actor.tenantId, issuer.managedKeyId, (sk) =>
       createZkpToken({ credentialId: id, issuer: issuer.did, holder: record.holder, attribute: attr, condition: condition as { age: number }, birthDate, now }, bytesToHex(sk)),
     );
+    return { ...token, proofSystem };
+  }
+
+  private zkTokens(): ZkAgeTokens {
+    if (!this.zk) throw new AppError('FEATURE_OFF', 'zero-knowledge tokens are not configured on this service');
+    return this.zk;
+  }
+
+  /**
+   * The zero-knowledge branch of POST /verifyZkpToken: `verifierChallenge` is what this verifier
+   * asked, `zkpData` the condition it wants proven; the answer is the boolean and who issued.
+   */
+  private async verifyZk(actor: Actor | undefined, body: Json): Promise<ZkpTokenVerificationResult> {
+    const challenge = parseVerifierChallenge(body['verifierChallenge']);
+    const publicKey = body['publicKey'];
+    if (typeof publicKey !== 'string' || !/^[0-9a-fA-F]{192}$/.test(publicKey)) throw new AppError('INVALID_PUBLIC_KEY', 'publicKey must be the issuer BBS public key (96 bytes, hex)', [{ field: 'publicKey', message: 'BLS12-381 G2 point, hex' }]);
+    const data = body['zkpData'];
+    const wanted = isObject(data) && isObject(data['condition']) ? data['condition']['age'] : undefined;
+    if (!Number.isSafeInteger(wanted)) throw invalidInput('zkpData.condition.age is required', [{ field: 'zkpData', message: '{ condition: { age } }' }]);
+    const now = this.clock.now();
+    const v = await this.zkTokens().verify({
+      actorTenantId: actor?.tenantId ?? 'anonymous',
+      zkpToken: body['zkpToken'],
+      publicKey: Uint8Array.from(Buffer.from(publicKey, 'hex')),
+      challenge,
+      now,
+      issuerOf: async (did): Promise<ZkIssuer | null> => {
+        const rec = await this.dids.findByDid(did);
+        return rec?.managedKeyId && rec.deletedAt === null ? { tenantId: rec.tenantId, did: rec.did, managedKeyId: rec.managedKeyId } : null;
+      },
+    });
+    if (!v.ok) throw fail(v.reason);
+    // The verifier states the condition it needs; a proof of another (weaker) one is no answer.
+    if (v.statement.condition.age !== wanted) throw fail('the token proves another condition than zkpData names');
+    return {
+      success: true,
+      conditionMet: true,
+      calculatedAge: null,
+      message: 'ZKP token verified: condition met (zero-knowledge proof)',
+      issuer: v.statement.issuer,
+      credentialId: null,
+      holder: null,
+      issuedAt: v.statement.evaluatedAt,
+      expiresAt: new Date(Date.parse(v.statement.evaluatedAt) + ZK_PROOF_TTL_MS).toISOString(),
+      proofSystem: 'bbs-bulletproofs',
+    };
   }
 
   /**
@@ -69,7 +151,8 @@ export class ZkpTokensService {
    * here, whatever DID the token claims); that the token's issuer and holder are that
    * credential's; and that the credential is, now, neither revoked nor expired.
    */
-  async verify(body: unknown): Promise<ZkpTokenVerificationResult> {
+  async verify(body: unknown, actor?: Actor): Promise<ZkpTokenVerificationResult> {
+    if (isObject(body) && parseProofSystem(body['proofSystem']) === 'bbs-bulletproofs') return this.verifyZk(actor, body);
     if (!isObject(body) || typeof body['publicKey'] !== 'string') throw invalidInput('zkpToken, zkpData and publicKey are required');
     const holderDID = body['holderDID'];
     if (holderDID !== undefined && (typeof holderDID !== 'string' || holderDID === '' || holderDID.length > 512)) throw invalidInput('holderDID must be a DID', [{ field: 'holderDID', message: 'not a DID' }]);
@@ -101,6 +184,7 @@ export class ZkpTokensService {
       holder: claims.holder,
       issuedAt: claims.issuedAt,
       expiresAt: claims.expiresAt,
+      proofSystem: 'attestation',
     };
   }
 

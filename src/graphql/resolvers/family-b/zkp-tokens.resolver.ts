@@ -17,22 +17,30 @@ export class ZkpTokensResolver {
       ...(input.credential != null ? { credential: input.credential } : {}),
       ...(input.attribute != null ? { attribute: input.attribute } : {}),
       condition: { age: input.condition.age },
+      ...(input.proofSystem != null ? { proofSystem: input.proofSystem } : {}),
+      ...(input.verifierChallenge != null ? { verifierChallenge: { verifierId: input.verifierChallenge.verifierId, nonce: input.verifierChallenge.nonce } } : {}),
     };
     const r = await this.zkpTokens.create(ctx.actor, body);
     const d = r.zkpData;
-    return { zkpToken: r.zkpToken, zkpData: { condition: { age: d.condition.age }, conditionMet: d.conditionMet, calculatedAge: d.calculatedAge }, publicKey: r.publicKey };
+    const calculatedAge = 'calculatedAge' in d ? d.calculatedAge : null;
+    return { zkpToken: r.zkpToken, zkpData: { condition: { age: d.condition.age }, conditionMet: d.conditionMet, calculatedAge }, publicKey: r.publicKey, proofSystem: r.proofSystem };
   }
 
   @Authorized('verifier', 'issuer', 'holder')
   @Query(() => ZkpTokenVerification, { description: 'REST: POST /verifyZkpToken. An invalid token is an error with code VERIFICATION_FAILED (REST: 400).' })
-  async verifyZkpToken(@Arg('input', () => VerifyZkpTokenInput) input: VerifyZkpTokenInput): Promise<ZkpTokenVerification> {
+  async verifyZkpToken(@Arg('input', () => VerifyZkpTokenInput) input: VerifyZkpTokenInput, @Ctx() ctx: GraphQLContext): Promise<ZkpTokenVerification> {
     const d = input.zkpData;
-    const r = await this.zkpTokens.verify({
-      zkpToken: input.zkpToken,
-      zkpData: { condition: { age: d.condition.age }, conditionMet: d.conditionMet, calculatedAge: d.calculatedAge },
-      publicKey: input.publicKey,
-      ...(input.holderDID != null ? { holderDID: input.holderDID } : {}),
-    });
-    return { success: r.success, conditionMet: r.conditionMet, calculatedAge: r.calculatedAge, message: r.message, issuer: r.issuer, credentialId: r.credentialId, holder: r.holder, issuedAt: r.issuedAt, expiresAt: r.expiresAt };
+    const r = await this.zkpTokens.verify(
+      {
+        zkpToken: input.zkpToken,
+        zkpData: { condition: { age: d.condition.age }, conditionMet: d.conditionMet, ...(d.calculatedAge != null ? { calculatedAge: d.calculatedAge } : {}) },
+        publicKey: input.publicKey,
+        ...(input.holderDID != null ? { holderDID: input.holderDID } : {}),
+        ...(input.proofSystem != null ? { proofSystem: input.proofSystem } : {}),
+        ...(input.verifierChallenge != null ? { verifierChallenge: { verifierId: input.verifierChallenge.verifierId, nonce: input.verifierChallenge.nonce } } : {}),
+      },
+      ctx.actor,
+    );
+    return { success: r.success, conditionMet: r.conditionMet, calculatedAge: r.calculatedAge, message: r.message, issuer: r.issuer, credentialId: r.credentialId, holder: r.holder, issuedAt: r.issuedAt, expiresAt: r.expiresAt, proofSystem: r.proofSystem };
   }
 }

@@ -7,6 +7,15 @@ export class AgeConditionInput {
   age!: number;
 }
 
+@InputType({ description: 'Who a zero-knowledge proof is for: the verifier and its nonce (bound into the proof with the time).' })
+export class VerifierChallengeInput {
+  @Field(() => String)
+  verifierId!: string;
+
+  @Field(() => String, { description: '16-256 printable characters, fresh per request.' })
+  nonce!: string;
+}
+
 @InputType({ description: 'REST: the body of POST /createZkpToken. Give credentialId or credential.' })
 export class CreateZkpTokenInput {
   @Field(() => String, { nullable: true, description: 'Id of a credential the tenant issued.' })
@@ -20,6 +29,12 @@ export class CreateZkpTokenInput {
 
   @Field(() => AgeConditionInput)
   condition!: AgeConditionInput;
+
+  @Field(() => String, { nullable: true, description: 'attestation (default) or bbs-bulletproofs (a zero-knowledge proof; needs verifierChallenge).' })
+  proofSystem?: string;
+
+  @Field(() => VerifierChallengeInput, { nullable: true })
+  verifierChallenge?: VerifierChallengeInput;
 }
 
 @InputType({ description: 'The zkpData createZkpToken returned, unchanged.' })
@@ -30,8 +45,8 @@ export class ZkpDataInput {
   @Field(() => Boolean)
   conditionMet!: boolean;
 
-  @Field(() => Int)
-  calculatedAge!: number;
+  @Field(() => Int, { nullable: true, description: 'Absent for a zero-knowledge token.' })
+  calculatedAge?: number | null;
 }
 
 @InputType({ description: 'REST: the body of POST /verifyZkpToken.' })
@@ -47,4 +62,10 @@ export class VerifyZkpTokenInput {
 
   @Field(() => String, { nullable: true, description: 'When given, the token must be about a credential of this holder DID.' })
   holderDID?: string;
+
+  @Field(() => String, { nullable: true, description: 'attestation (default) or bbs-bulletproofs.' })
+  proofSystem?: string;
+
+  @Field(() => VerifierChallengeInput, { nullable: true, description: 'bbs-bulletproofs: the challenge this verifier issued.' })
+  verifierChallenge?: VerifierChallengeInput;
 }

@@ -14,8 +14,8 @@ export class ZkpData {
   @Field(() => Boolean)
   conditionMet!: boolean;
 
-  @Field(() => Int)
-  calculatedAge!: number;
+  @Field(() => Int, { nullable: true, description: 'Null for a zero-knowledge token: the age is not disclosed.' })
+  calculatedAge!: number | null;
 }
 
 @ObjectType({ description: "REST: the answer of POST /createZkpToken. A signed predicate attestation by the issuer, not a cryptographic zero-knowledge proof." })
@@ -26,8 +26,11 @@ export class ZkpTokenPayload {
   @Field(() => ZkpData)
   zkpData!: ZkpData;
 
-  @Field(() => String, { description: "The issuer's secp256k1 public key, hex." })
+  @Field(() => String, { description: "The issuer's public key, hex: secp256k1 for an attestation, BBS (BLS12-381 G2) for bbs-bulletproofs." })
   publicKey!: string;
+
+  @Field(() => String, { description: 'attestation or bbs-bulletproofs.' })
+  proofSystem!: string;
 }
 
 @ObjectType({ description: 'REST: the answer of POST /verifyZkpToken. An invalid token is an error (VERIFICATION_FAILED).' })
@@ -38,8 +41,8 @@ export class ZkpTokenVerification {
   @Field(() => Boolean)
   conditionMet!: boolean;
 
-  @Field(() => Int)
-  calculatedAge!: number;
+  @Field(() => Int, { nullable: true, description: 'Null for a zero-knowledge token.' })
+  calculatedAge!: number | null;
 
   @Field(() => String)
   message!: string;
@@ -47,8 +50,8 @@ export class ZkpTokenVerification {
   @Field(() => String, { description: "Who signed: the DID of the credential's issuer (checked against the credential, not just claimed)." })
   issuer!: string;
 
-  @Field(() => String, { description: 'The credential the token is about.' })
-  credentialId!: string;
+  @Field(() => String, { nullable: true, description: 'The credential the token is about; null for a zero-knowledge token, which does not say.' })
+  credentialId!: string | null;
 
   @Field(() => String, { nullable: true, description: "The credential's holder DID (null when it has none)." })
   holder!: string | null;
@@ -58,4 +61,7 @@ export class ZkpTokenVerification {
 
   @Field(() => String, { description: 'After this instant the token is refused (RFC 3339).' })
   expiresAt!: string;
+
+  @Field(() => String, { description: 'attestation or bbs-bulletproofs.' })
+  proofSystem!: string;
 }
