@@ -25,6 +25,8 @@ import { type WalletInput, runWallet } from '../support/oid4vp-wallet';
 let db: TestDatabase;
 let svc: RunningService;
 let key: string;
+/** A verifier key of another tenant. */
+let otherKey: string;
 let dir: string;
 let rootPem: string;
 let otherRootPem: string;
@@ -105,6 +107,10 @@ beforeAll(async () => {
   const created = await runCliAsync(['api-key', 'create', '--tenant', 'rp', '--scopes', 'verifier'], env);
   expect(created.status).toBe(0);
   key = (JSON.parse(created.stdout.trim()) as { key: string }).key;
+  expect((await runCliAsync(['tenant', 'create', 'other-rp'], env)).status).toBe(0);
+  const other = await runCliAsync(['api-key', 'create', '--tenant', 'other-rp', '--scopes', 'verifier'], env);
+  expect(other.status).toBe(0);
+  otherKey = (JSON.parse(other.stdout.trim()) as { key: string }).key;
   svc = await startService(env);
 }, 120_000);
 
@@ -271,6 +277,13 @@ describe.each(['REST', 'GraphQL'])('the relying party through %s', (name) => {
     }
     expect(await t().get(key, '00000000-0000-4000-8000-000000000000')).toMatchObject({ ok: false, status: 404, code: 'NOT_FOUND' });
   });
+
+  test("another tenant's request and result are not found", async () => {
+    const req = await created(t(), { dcqlQuery: query });
+    expect(await t().get(otherKey, req.id)).toMatchObject({ ok: false, status: 404, code: 'NOT_FOUND' });
+    expect(await t().result(otherKey, req.id)).toMatchObject({ ok: false, status: 404, code: 'NOT_FOUND' });
+    expect((await t().get(key, req.id)).ok).toBe(true);
+  });
 });
 
 test('the result is pushed to the webhook, signed with the secret returned at creation', async () => {
@@ -331,6 +344,6 @@ test('wallet endpoints answer protocol errors, never a 500: unknown request, mal
     expect(res.json.error).toBe('invalid_request');
   }
   expect((await resultOf(oid4vpRest(svc.url), req.id)).status).toBe('pending');
-  // Requests of another tenant are not visible.
+  // The relying-party routes need the API key.
   expect((await request(svc.url, 'GET', `/oid4vp/requests/${req.id}`)).status).toBe(401);
 });
