@@ -4,6 +4,7 @@ import { checkDpop } from './dpop';
 import { Oid4vciError } from './errors';
 import type { WalletRequest } from './http-request';
 import { newSecret, secretHash } from './secrets';
+import { withoutResource } from './token.service';
 
 const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
 const PAR_TTL_SECONDS = 90;
@@ -26,6 +27,7 @@ export class AuthorizationService {
 
   async pushedAuthorizationRequest(slug: string, request: WalletRequest, body: Record<string, unknown>): Promise<{ request_uri: string; expires_in: number }> {
     const t = await this.rt.tenant(slug);
+    body = withoutResource(body, t.issuer);
     if (body['request_uri'] !== undefined) throw new Oid4vciError('invalid_request', 'request_uri is not allowed in a pushed authorization request');
     if (str(body, 'response_type') !== 'code') throw new Oid4vciError('invalid_request', 'response_type must be code');
     const clientId = str(body, 'client_id');

@@ -10,6 +10,7 @@ import type { WalletRequest } from './http-request';
 import { credentialIssuerMetadata } from './metadata';
 import type { CredentialRef, NotificationEvent, OfferRecord } from './ports';
 import { newSecret, secretHash } from './secrets';
+import { verifyKeyProof } from './key-proof';
 
 type Credential = string | Record<string, unknown>;
 
@@ -64,7 +65,7 @@ export class CredentialService {
     if (parsed.proofs?.attestation) throw new Oid4vciError('invalid_proof', 'attestation proofs are not supported; send proofs.jwt');
     if (jwts.length === 0) throw new Oid4vciError('invalid_proof', 'proofs.jwt is required (the credential is bound to your key)');
     if (jwts.length > this.rt.deps.settings.batchSize) throw new Oid4vciError('invalid_credential_request', `at most ${this.rt.deps.settings.batchSize} proofs per request`);
-    const holderKeys = await this.checkProofs(t, metadata, jwts, token.clientId);
+    const holderKeys = await this.checkProofs(t, jwts, token.clientId);
 
     const notificationId = randomUUID();
     const now = this.rt.now();
@@ -99,7 +100,9 @@ export class CredentialService {
     if (!configuration) throw new Oid4vciError('credential_request_denied', 'the credential configuration no longer exists');
     const minted = await this.mint(t, configuration, offer, issuance.holderKeys);
     if (!(await this.rt.deps.store.completeDeferred(secretHash(id), minted.refs, this.rt.now()))) throw new Oid4vciError('invalid_transaction_id', 'unknown or already delivered transaction_id');
-    return { status: 200, body: { credentials: minted.credentials.map((credential) => ({ credential })), notification_id: issuance.notificationId } };
+    // No notification_id here: oid4vc-ts 0.4.6's client refuses a deferred response carrying one
+    // beside credentials (its schema inverts OID4VCI 1.0 §9.2), and that client is what wallets use.
+    return { status: 200, body: { credentials: minted.credentials.map((credential) => ({ credential })) } };
   }
 
   /** The notification endpoint (§11): the wallet says what became of the credentials. */
@@ -131,32 +134,34 @@ export class CredentialService {
   }
 
   /** Checks every key proof; the nonce of each is spent. Returns the holder keys, in order. */
-  private async checkProofs(t: TenantIssuer, metadata: Record<string, unknown>, jwts: readonly string[], clientId: string | null): Promise<JsonWebKey[]> {
+  /**
+   * The key attestation policy: the proof's `key_attestation` must be a key attestation JWT
+   * (oid4vc-ts checks its shape, signature by its x5c and freshness) that attests this very key.
+   */
+  private async checkKeyAttestation(attestation: string | undefined, holderJwk: JsonWebKey, now: Date): Promise<void> {
+    if (!attestation) throw new Oid4vciError('invalid_proof', 'a key attestation (key_attestation header) is required');
+    let attested: readonly Record<string, unknown>[];
+    try {
+      const verified = await this.rt.vci.verifyCredentialRequestAttestationProof({ keyAttestationJwt: attestation, now } as never);
+      attested = (verified as { payload: { attested_keys: Record<string, unknown>[] } }).payload.attested_keys;
+    } catch (e) {
+      throw new Oid4vciError('invalid_proof', e instanceof Oauth2ServerErrorResponseError ? (e.errorResponse.error_description ?? 'invalid key attestation') : 'invalid key attestation');
+    }
+    if (!attested.some((k) => k['x'] === holderJwk.x && k['y'] === holderJwk.y)) throw new Oid4vciError('invalid_proof', 'the key attestation does not attest the proof key');
+  }
+
+  private async checkProofs(t: TenantIssuer, jwts: readonly string[], clientId: string | null): Promise<JsonWebKey[]> {
     const keys: JsonWebKey[] = [];
     const thumbprints = new Set<string>();
     const window = this.rt.deps.settings.proofWindowSeconds;
     const now = this.rt.now();
     for (const jwt of jwts) {
-      let verified: Awaited<ReturnType<IssuerRuntime['vci']['verifyCredentialRequestJwtProof']>>;
-      try {
-        verified = await this.rt.vci.verifyCredentialRequestJwtProof({
-          jwt,
-          issuerMetadata: { credentialIssuer: metadata } as never,
-          ...(clientId ? { clientId } : {}),
-          now,
-        });
-      } catch (e) {
-        const description = e instanceof Oauth2ServerErrorResponseError ? (e.errorResponse.error_description ?? 'invalid proof') : 'invalid proof';
-        throw new Oid4vciError('invalid_proof', description);
-      }
-      const { payload, header, signer } = verified;
-      if (Math.abs(Math.floor(now.getTime() / 1000) - payload.iat) > window) throw new Oid4vciError('invalid_proof', `the proof's iat must be within ${window} s of now`);
-      if (header.alg !== 'ES256') throw new Oid4vciError('invalid_proof', 'proofs must be signed with ES256');
-      if (this.rt.deps.settings.requireKeyAttestation && !verified.keyAttestation) throw new Oid4vciError('invalid_proof', 'a key attestation (key_attestation header) is required');
-      if (typeof payload.nonce !== 'string') throw new Oid4vciError('invalid_nonce', 'the proof needs a c_nonce from the nonce endpoint');
+      const proof = verifyKeyProof(jwt, { issuer: t.issuer, nowSeconds: Math.floor(now.getTime() / 1000), windowSeconds: window, clientId });
+      if (this.rt.deps.settings.requireKeyAttestation) await this.checkKeyAttestation(proof.keyAttestation, proof.holderJwk, now);
+      if (proof.nonce === undefined) throw new Oid4vciError('invalid_nonce', 'the proof needs a c_nonce from the nonce endpoint');
       // Spent here, even if a later proof of the batch fails: a nonce never serves twice.
-      if (!(await this.rt.deps.store.consumeNonce(secretHash(payload.nonce), 'c_nonce', now))) throw new Oid4vciError('invalid_nonce', 'the c_nonce is unknown, spent or expired; get a fresh one');
-      const jwk = signer.publicJwk as JsonWebKey;
+      if (!(await this.rt.deps.store.consumeNonce(secretHash(proof.nonce), 'c_nonce', now))) throw new Oid4vciError('invalid_nonce', 'the c_nonce is unknown, spent or expired; get a fresh one');
+      const jwk = proof.holderJwk;
       const thumb = JSON.stringify([jwk.crv, jwk.x, jwk.y]);
       if (thumbprints.has(thumb)) throw new Oid4vciError('invalid_proof', 'each proof of a batch must be by a different key');
       thumbprints.add(thumb);

@@ -11,6 +11,7 @@ export type Oid4vciErrorCode =
   | 'unauthorized_client'
   | 'unsupported_grant_type'
   | 'invalid_scope'
+  | 'invalid_target'
   | 'access_denied'
   | 'invalid_dpop_proof'
   | 'use_dpop_nonce'
@@ -34,6 +35,7 @@ const STATUS: Readonly<Record<Oid4vciErrorCode, number>> = {
   unauthorized_client: 400,
   unsupported_grant_type: 400,
   invalid_scope: 400,
+  invalid_target: 400,
   access_denied: 403,
   invalid_dpop_proof: 400,
   use_dpop_nonce: 400,

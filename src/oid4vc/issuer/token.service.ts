@@ -13,6 +13,16 @@ export interface TokenResponse {
   readonly expires_in: number;
 }
 
+/**
+ * RFC 8707 `resource`: wallets name the credential issuer they want a token for. We check it is
+ * this issuer and hand the rest to oid4vc-ts, whose schema insists on https URLs process-wide.
+ */
+export function withoutResource(body: Record<string, unknown>, issuer: string): Record<string, unknown> {
+  const { resource, ...rest } = body;
+  if (resource !== undefined && resource !== issuer) throw new Oid4vciError('invalid_target', 'resource must be this credential issuer');
+  return rest;
+}
+
 /** Rethrows the library's protocol refusals as ours (same error code, same description). */
 function asOid4vci(e: unknown): never {
   if (e instanceof Oauth2ServerErrorResponseError) {
@@ -32,9 +42,10 @@ export class TokenService {
 
   async token(slug: string, request: WalletRequest, body: Record<string, unknown>): Promise<TokenResponse> {
     const t = await this.rt.tenant(slug);
+    const params = withoutResource(body, t.issuer);
     let parsed: ReturnType<IssuerRuntime['as']['parseAccessTokenRequest']>;
     try {
-      parsed = this.rt.as.parseAccessTokenRequest({ accessTokenRequest: body, request: { method: 'POST', url: request.url, headers: request.headers } });
+      parsed = this.rt.as.parseAccessTokenRequest({ accessTokenRequest: params, request: { method: 'POST', url: request.url, headers: request.headers } });
     } catch (e) {
       asOid4vci(e);
     }
@@ -44,7 +55,7 @@ export class TokenService {
       return this.preAuthorized(t, parsed.grant.preAuthorizedCode, parsed.grant.txCode, dpop);
     }
     if (parsed.grant.grantType === 'authorization_code') {
-      return this.authorizationCode(t, parsed.grant.code, parsed.pkceCodeVerifier, body, dpop);
+      return this.authorizationCode(t, parsed.grant.code, parsed.pkceCodeVerifier, params, dpop);
     }
     throw new Oid4vciError('unsupported_grant_type', 'only the pre-authorized code and authorization code grants are supported');
   }

@@ -32,11 +32,13 @@ export function ldpVcFormat(w3c: W3cIssuance): Oid4vciCredentialFormat {
   return {
     format: 'ldp_vc',
     describe: (source) => ({ credential_definition: { '@context': [VCDM2], type: ['VerifiableCredential', typeNameOf(source)] } }),
-    async issue({ tenantId, source, claims, holderJwk }) {
+    async issue({ tenantId, issuer: issuerUrl, source, claims, holderJwk }) {
       const actor = issuerActor(tenantId);
       const issuer = await w3c.defaultIssuerDid(actor);
       const credential = {
-        '@context': [VCDM2],
+        // The subject claims are the operator's own terms: an issuer-scoped vocabulary maps them,
+        // so JSON-LD safe mode sees every property defined.
+        '@context': [VCDM2, { '@vocab': `${issuerUrl}/vocab#` }],
         type: ['VerifiableCredential', typeNameOf(source)],
         issuer,
         credentialSubject: { ...claims, id: didJwkOf(holderJwk) },

@@ -1,0 +1,237 @@
+/**
+ * Issue 21, OpenID4VCI 1.0 issuer proven with a wallet nobody here wrote: the compiled service
+ * (dist/main.js) and the OpenWallet Foundation's oid4vc-ts client classes in a separate process
+ * (test/wallets/oid4vci-wallet.mjs). Flows: pre-authorized code with tx_code (offer by reference),
+ * authorization code with PAR + PKCE through the issuer's own login hook, batch issuance, deferred
+ * issuance, the notification endpoint. Negative tests from the OpenID Foundation's OID4VCI
+ * conformance plan: wrong and reused pre-authorized codes, wrong tx_codes up to the lock-out,
+ * missing and replayed DPoP proofs, replayed and unknown nonces, a stale proof, a proof signed by
+ * another key than its header names, a proof for another audience, unsupported format and
+ * unknown configuration. Each refusal is an OAuth error with its documented status and leaves
+ * the offer where it was.
+ */
+import { X509Certificate, createPublicKey, randomBytes, verify as nodeVerify } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type RunningService, runCliAsync, startService } from '../support/process';
+import { type TestDatabase, createTestDatabase } from '../support/test-db';
+import { request } from '../support/http';
+import { endpointAt } from '../support/harness';
+import { restFamilyA } from '../support/family-a-transports';
+import { schemaBody, unwrap } from '../support/family-a-fixtures';
+import { type CreateOfferBody, type CreatedOffer, type OfferView, offerTransports } from '../support/oid4vci-transports';
+import { type WalletOutcome, runIssuanceWallet, stepOf } from '../support/oid4vci-wallet';
+
+jest.setTimeout(180_000);
+
+const TENANT = 'wallets';
+const SCHEMA = 'EmployeeBadge';
+const SD_JWT = `schema.${SCHEMA}.v1.sd_jwt`;
+const LDP = `schema.${SCHEMA}.v1.ldp_vc`;
+const TX_ATTEMPTS = 3;
+
+let db: TestDatabase;
+let dir: string;
+let svc: RunningService;
+let key: string;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  dir = mkdtempSync(path.join(os.tmpdir(), 'credgate-oid4vci-'));
+  const env: Record<string, string> = {
+    DATABASE_URL: db.config.kind === 'postgres' ? db.config.url : '',
+    CREDGATE_MASTER_KEY: randomBytes(32).toString('hex'),
+    CREDGATE_DATA_DIR: db.dataDir,
+    CREDGATE_OID4VCI_TX_CODE_ATTEMPTS: String(TX_ATTEMPTS),
+    // The authorization code flow's test login hook (login_hint = the offer's claims.sub).
+    CREDGATE_OID4VCI_TEST_LOGIN: 'true',
+  };
+  // Before the service starts: PGlite admits one process at a time.
+  expect((await runCliAsync(['tenant', 'create', TENANT], env)).status).toBe(0);
+  const created = await runCliAsync(['api-key', 'create', '--tenant', TENANT, '--scopes', 'issuer'], env);
+  expect(created.status).toBe(0);
+  key = (JSON.parse(created.stdout.trim()) as { key: string }).key;
+  svc = await startService(env);
+  unwrap(await restFamilyA(endpointAt(svc.url), '').createSchema(key, schemaBody(SCHEMA)));
+}, 180_000);
+
+afterAll(async () => {
+  if (process.env.OID4VCI_DEBUG) process.stderr.write(svc?.stdout.join('\n') + svc?.stderr.join('\n'));
+  await svc?.stop();
+  await db?.drop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const admin = () => offerTransports(endpointAt(svc.url))[0]!;
+async function offer(body: Partial<CreateOfferBody> = {}): Promise<CreatedOffer> {
+  return unwrap(await admin().create(key, { credentialConfigurationIds: [SD_JWT], claims: { name: 'Alice', email: 'alice@example.com', age: 30 }, byReference: true, txCodeLength: 6, ...body }));
+}
+async function statusOf(id: string): Promise<OfferView> {
+  return unwrap(await admin().get(key, id));
+}
+
+interface SdJwt {
+  header: Record<string, any>;
+  payload: Record<string, any>;
+  disclosed: Record<string, unknown>;
+}
+
+/** Splits an SD-JWT VC, checks the issuer signature with its x5c leaf, and reads the disclosures. */
+function readSdJwt(compact: string): SdJwt {
+  const [jwt, ...rest] = compact.split('~');
+  const [h, p, s] = jwt!.split('.') as [string, string, string];
+  const header = JSON.parse(Buffer.from(h, 'base64url').toString());
+  const payload = JSON.parse(Buffer.from(p, 'base64url').toString());
+  const leaf = new X509Certificate(Buffer.from(header.x5c[0], 'base64'));
+  expect(nodeVerify('sha256', Buffer.from(`${h}.${p}`), { key: createPublicKey(leaf.publicKey.export({ format: 'pem', type: 'spki' })), dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'))).toBe(true);
+  const disclosed: Record<string, unknown> = {};
+  for (const d of rest.filter(Boolean)) {
+    const [, name, value] = JSON.parse(Buffer.from(d, 'base64url').toString()) as [string, string, unknown];
+    disclosed[name] = value;
+  }
+  return { header, payload, disclosed };
+}
+
+const sameKey = (a: JsonWebKey, b: JsonWebKey): boolean => a.x === b.x && a.y === b.y;
+
+describe('honest wallets receive credentials', () => {
+  test('pre-authorized code with tx_code, by reference: a DPoP-bound token, an SD-JWT VC bound to the wallet key, accepted', async () => {
+    const o = await offer();
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, txCode: o.txCode, notify: 'credential_accepted' });
+    expect(stepOf(out, 'resolved')).toMatchObject({ ok: true, issuer: `${svc.url}/oid4vc/${TENANT}`, format: 'dc+sd-jwt' });
+    expect(stepOf(out, 'token-type')).toMatchObject({ ok: true, tokenType: 'DPoP' });
+    expect(stepOf(out, 'credentials')).toMatchObject({ ok: true, count: 1 });
+    const vc = readSdJwt(out.credentials[0] as string);
+    expect(vc.header.typ).toBe('dc+sd-jwt');
+    expect(vc.payload).toMatchObject({ iss: `${svc.url}/oid4vc/${TENANT}`, vct: `${svc.url}/oid4vc/${TENANT}/vct/${SD_JWT}` });
+    expect(sameKey(vc.payload.cnf.jwk, out.holderJwks[0]!)).toBe(true);
+    expect(vc.payload.status.status_list).toMatchObject({ uri: expect.stringContaining('/token-status-lists/'), idx: expect.any(Number) });
+    expect(vc.disclosed).toEqual({ name: 'Alice', email: 'alice@example.com', age: 30 });
+    expect(stepOf(out, 'notification').ok).toBe(true);
+    for (const t of offerTransports(endpointAt(svc.url))) expect(unwrap(await t.get(key, o.id)).status).toBe('accepted');
+    // The vct resolves to the type metadata, the status list URI to a signed status list token.
+    expect((await request(svc.url, 'GET', new URL(vc.payload.vct).pathname)).json.vct).toBe(vc.payload.vct);
+    const list = await fetch(vc.payload.status.status_list.uri);
+    expect(list.status).toBe(200);
+  });
+
+  test('batch: three proofs by three keys give three credentials, one per key', async () => {
+    const o = await offer();
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, txCode: o.txCode, batch: 3 });
+    expect(stepOf(out, 'credentials')).toMatchObject({ ok: true, count: 3 });
+    const bound = out.credentials.map((c) => readSdJwt(c as string).payload.cnf.jwk as JsonWebKey);
+    out.holderJwks.forEach((k, i) => expect(sameKey(bound[i]!, k)).toBe(true));
+    expect(new Set(bound.map((k) => k.x)).size).toBe(3);
+    expect((await statusOf(o.id)).status).toBe('credential-issued');
+  });
+
+  test('deferred: a transaction_id until the operator marks the offer ready, then the credential once', async () => {
+    const o = await offer({ deferred: true });
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, txCode: o.txCode }, async () => {
+      expect((await statusOf(o.id)).status).toBe('token-issued');
+      unwrap(await admin().markReady(key, o.id));
+    });
+    expect(stepOf(out, 'deferred')).toMatchObject({ ok: true, interval: 5 });
+    expect(stepOf(out, 'deferred-early-answer')).toMatchObject({ ok: true, stillPending: true });
+    expect(stepOf(out, 'credentials')).toMatchObject({ ok: true, count: 1 });
+    expect(sameKey(readSdJwt(out.credentials[0] as string).payload.cnf.jwk, out.holderJwks[0]!)).toBe(true);
+    expect(stepOf(out, 'deferred-again')).toMatchObject({ ok: false, status: 400, error: 'invalid_transaction_id' });
+    expect((await statusOf(o.id)).status).toBe('credential-issued');
+  });
+
+  test('authorization code: PAR, PKCE S256, the issuer logs the user in, DPoP-bound token, credential', async () => {
+    const o = await offer({ grants: ['authorization_code'], txCodeLength: undefined, claims: { sub: 'alice', name: 'Alice' } });
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, loginHint: 'alice', mode: 'authorization-code' });
+    expect(stepOf(out, 'par')).toMatchObject({ ok: true, flow: 'Oauth2Redirect', pushed: true });
+    expect(stepOf(out, 'authorize')).toMatchObject({ ok: true, status: 302, iss: `${svc.url}/oid4vc/${TENANT}` });
+    expect(stepOf(out, 'token-type')).toMatchObject({ ok: true, tokenType: 'DPoP' });
+    expect(stepOf(out, 'credentials')).toMatchObject({ ok: true, count: 1 });
+    expect(readSdJwt(out.credentials[0] as string).disclosed).toMatchObject({ sub: 'alice', name: 'Alice' });
+  });
+
+  test('authorization code: a user the hook does not authenticate gets access_denied, no code', async () => {
+    const o = await offer({ grants: ['authorization_code'], txCodeLength: undefined, claims: { sub: 'alice' } });
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, loginHint: 'mallory', mode: 'authorization-code' });
+    expect(stepOf(out, 'authorize')).toMatchObject({ ok: false, status: 302, error: 'access_denied' });
+    expect((await statusOf(o.id)).status).toBe('offered');
+  });
+
+  test('ldp_vc: a Data Integrity credential whose subject is the wallet key (did:jwk)', async () => {
+    const o = await offer({ credentialConfigurationIds: [LDP] });
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, txCode: o.txCode });
+    expect(stepOf(out, 'credentials')).toMatchObject({ ok: true, count: 1 });
+    const vc = out.credentials[0] as Record<string, any>;
+    expect(vc.type).toEqual(['VerifiableCredential', 'EmployeeBadgeCredential']);
+    expect(vc.proof).toBeDefined();
+    const did = vc.credentialSubject.id as string;
+    expect(did.startsWith('did:jwk:')).toBe(true);
+    expect(sameKey(JSON.parse(Buffer.from(did.slice('did:jwk:'.length), 'base64url').toString()), out.holderJwks[0]!)).toBe(true);
+  });
+});
+
+describe('conformance-plan negative tests: refused with the OAuth error, nothing moves', () => {
+  const expectRefused = (out: WalletOutcome, step: string, status: number, error: string) => expect(stepOf(out, step)).toMatchObject({ ok: false, status, error });
+
+  test('wrong tx_codes lock the offer after the limit; then even the right one is refused', async () => {
+    const o = await offer();
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, mode: 'wrong-tx-code', wrongTxCodes: [...Array.from({ length: TX_ATTEMPTS }, () => (o.txCode === '000000' ? '111111' : '000000')), o.txCode] });
+    for (let i = 1; i <= TX_ATTEMPTS + 1; i++) expectRefused(out, `token-${i}`, 400, 'invalid_grant');
+    expect(await statusOf(o.id)).toMatchObject({ locked: true, status: 'failed' });
+  });
+
+  test('a missing tx_code is invalid_request and does not count against the offer', async () => {
+    const o = await offer();
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, mode: 'missing-tx-code', txCode: o.txCode });
+    expectRefused(out, 'token-without-tx-code', 400, 'invalid_request');
+    expect(stepOf(out, 'token').ok).toBe(true);
+  });
+
+  test('a reused pre-authorized code is invalid_grant', async () => {
+    const o = await offer();
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, txCode: o.txCode, mode: 'reused-code' });
+    expect(stepOf(out, 'token').ok).toBe(true);
+    expectRefused(out, 'token-again', 400, 'invalid_grant');
+  });
+
+  test('a wrong pre-authorized code is invalid_grant; its DPoP proof cannot be replayed', async () => {
+    const o = await offer();
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, txCode: o.txCode, mode: 'replayed-dpop-token' });
+    expectRefused(out, 'token-wrong-code', 400, 'invalid_grant');
+    expectRefused(out, 'token-replayed-proof', 400, 'invalid_dpop_proof');
+    expect((await statusOf(o.id)).status).toBe('offered');
+  });
+
+  test('a token request without DPoP is invalid_dpop_proof (tokens are always DPoP-bound)', async () => {
+    const o = await offer();
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, txCode: o.txCode, mode: 'missing-dpop' });
+    expectRefused(out, 'token', 400, 'invalid_dpop_proof');
+    expect((await statusOf(o.id)).status).toBe('offered');
+  });
+
+  test.each([
+    ['credential-missing-dpop', 'credential', 'invalid_dpop_proof'],
+    ['credential-replayed-dpop', 'credential-replayed', 'invalid_dpop_proof'],
+    ['credential-other-dpop-key', 'credential', 'invalid_dpop_proof'],
+  ])('%s: 401 with WWW-Authenticate: DPoP', async (mode, step, error) => {
+    const o = await offer();
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, txCode: o.txCode, mode });
+    expect(stepOf(out, step)).toMatchObject({ ok: false, status: 401, error, wwwAuthenticate: expect.stringMatching(/^DPoP /) });
+  });
+
+  test.each([
+    ['replayed-nonce', 'credential-same-nonce', 'invalid_nonce'],
+    ['unknown-nonce', 'credential', 'invalid_nonce'],
+    ['stale-proof', 'credential', 'invalid_proof'],
+    ['other-key-proof', 'credential', 'invalid_proof'],
+    ['wrong-audience', 'credential', 'invalid_proof'],
+    ['unsupported-format', 'credential', 'unsupported_credential_format'],
+    ['unsupported-format', 'credential-unknown-configuration', 'unknown_credential_configuration'],
+  ])('%s: %s is %s', async (mode, step, error) => {
+    const o = await offer();
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, txCode: o.txCode, mode });
+    expectRefused(out, step, 400, error);
+    // A refused credential request issues nothing: the offer stays at token-issued (replayed-nonce's first request was honest).
+    expect((await statusOf(o.id)).status).toBe(mode === 'replayed-nonce' ? 'credential-issued' : 'token-issued');
+  });
+});
