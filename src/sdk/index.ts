@@ -1,2 +1,3 @@
 export * from './generated';
 export * from './client';
+export * from './bbs-2023';
