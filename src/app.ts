@@ -55,6 +55,7 @@ import { type Oid4vciIssuerServices, createOid4vciIssuer, credentialSources, ldp
 import { PrismaOid4vciRepository } from './db/repositories/oid4vci.repository';
 import { oid4vciWalletRoutes } from './rest/oid4vci/wallet.routes';
 import { oid4vciOfferRoutes } from './rest/oid4vci/offers.routes';
+import { walletConsoleApiRoutes, walletConsolePageRoutes } from './rest/wallet-console/console.routes';
 import { Oid4vciOffersResolver } from './graphql/resolvers/oid4vci/offers.resolver';
 import { databaseHasMasterKey, verifyMasterKey } from './kms/master-key-check';
 import { type Ledger, createLedger } from './ledger';
@@ -374,8 +375,10 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   http.use(oid4vpWalletRoutes(oid4vp.service, services.rateLimits));
   // Wallet-facing OpenID4VCI endpoints: no API key (codes, DPoP-bound tokens and key proofs instead).
   http.use(oid4vciWalletRoutes(oid4vci, services.rateLimits, config.publicUrl));
+  // The operator page (docs/WALLETS.md): keyless like GraphiQL; its API calls carry the key.
+  http.use(walletConsolePageRoutes());
   http.use(graphql.router);
-  http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads, oid4vp: oid4vp.service }, [oid4vciOfferRoutes(services.auth, oid4vci.offers)]));
+  http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads, oid4vp: oid4vp.service }, [oid4vciOfferRoutes(services.auth, oid4vci.offers), walletConsoleApiRoutes(services.auth, oid4vci, oid4vp.service)]));
   http.use(notFoundHandler());
   http.use(errorHandler());
 

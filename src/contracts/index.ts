@@ -14,6 +14,7 @@ import * as vcApi from './vc-api';
 import * as oauth from './oauth';
 import * as oid4vci from './oid4vci';
 import * as oid4vp from './oid4vp';
+import * as walletConsole from './wallet-console';
 
 export type { Operation } from './operation';
 
@@ -21,6 +22,6 @@ const isOperation = (v: unknown): v is Operation => typeof v === 'object' && v !
 const operationsOf = (...modules: readonly Record<string, unknown>[]): Operation[] => modules.flatMap((m) => Object.values(m).filter(isOperation));
 
 /** Every documented REST operation (the contract test checks this list against the mounted routes). */
-export const OPERATIONS: readonly Operation[] = operationsOf(service, user, issuer, schemas, verifier, image, keysDids, templates, credentials, presentations, ledger, vcApi, oauth, oid4vp, oid4vci);
+export const OPERATIONS: readonly Operation[] = operationsOf(service, user, issuer, schemas, verifier, image, keysDids, templates, credentials, presentations, ledger, vcApi, oauth, oid4vp, oid4vci, walletConsole);
 
-export { service, user, issuer, schemas, verifier, image, keysDids, templates, credentials, presentations, ledger, vcApi, oauth, oid4vp, oid4vci };
+export { service, user, issuer, schemas, verifier, image, keysDids, templates, credentials, presentations, ledger, vcApi, oauth, oid4vp, oid4vci, walletConsole };

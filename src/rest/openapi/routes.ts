@@ -7,10 +7,10 @@ import { buildOpenApiDocument } from './document';
 
 /**
  * Routes that are mounted but deliberately not in the OpenAPI document: the static files of the
- * two browser pages (/graphql's GraphiQL and /docs). They are not API operations; the contract
+ * browser pages (/graphql's GraphiQL, /docs and the /wallets operator page). They are not API operations; the contract
  * test reads this list.
  */
-export const UNDOCUMENTED_ROUTES: readonly string[] = ['/graphql/assets/:file', `${DOCS_ASSET_PREFIX}/:file`];
+export const UNDOCUMENTED_ROUTES: readonly string[] = ['/graphql/assets/:file', `${DOCS_ASSET_PREFIX}/:file`, '/wallets/assets/:file'];
 
 /** The package version (src/ and dist/ sit at the same depth below package.json). */
 function packageVersion(): string {
