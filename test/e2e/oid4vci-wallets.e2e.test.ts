@@ -21,7 +21,7 @@ import { endpointAt } from '../support/harness';
 import { restFamilyA } from '../support/family-a-transports';
 import { schemaBody, unwrap } from '../support/family-a-fixtures';
 import { type CreateOfferBody, type CreatedOffer, type OfferView, offerTransports } from '../support/oid4vci-transports';
-import { type WalletOutcome, runIssuanceWallet, stepOf } from '../support/oid4vci-wallet';
+import { type WalletOutcome, runIssuanceWallet, runSphereonWallet, stepOf } from '../support/oid4vci-wallet';
 
 jest.setTimeout(180_000);
 
@@ -155,6 +155,18 @@ describe('honest wallets receive credentials', () => {
     const out = await runIssuanceWallet({ offerUri: o.offerUri, loginHint: 'mallory', mode: 'authorization-code' });
     expect(stepOf(out, 'authorize')).toMatchObject({ ok: false, status: 302, error: 'access_denied' });
     expect((await statusOf(o.id)).status).toBe('offered');
+  });
+
+  test('Sphereon\'s client: pre-authorized code with tx_code and DPoP, an SD-JWT VC bound to its key', async () => {
+    const o = await offer();
+    const out = await runSphereonWallet({ offerUri: o.offerUri, txCode: o.txCode, configurationId: SD_JWT });
+    if (out.error) throw new Error(`the Sphereon wallet failed: ${out.message}`);
+    expect(out.tokenType).toBe('DPoP');
+    const vc = readSdJwt(out.credential!);
+    expect(vc.payload.iss).toBe(`${svc.url}/oid4vc/${TENANT}`);
+    expect(sameKey(vc.payload.cnf.jwk, out.holderJwk!)).toBe(true);
+    expect(vc.disclosed).toEqual({ name: 'Alice', email: 'alice@example.com', age: 30 });
+    expect((await statusOf(o.id)).status).toBe('credential-issued');
   });
 
   test('ldp_vc: a Data Integrity credential whose subject is the wallet key (did:jwk)', async () => {

@@ -80,3 +80,27 @@ export function stepOf(out: WalletOutcome, name: string): WalletStep {
   if (!found) throw new Error(`the wallet did not reach ${name}: ${JSON.stringify(out.steps)}`);
   return found;
 }
+
+/** Sphereon's client (test/wallets/oid4vci-sphereon.mjs) in its own process: pre-authorized code with tx_code and DPoP. */
+export function runSphereonWallet(input: { offerUri: string; txCode: string | null; configurationId: string }): Promise<{ tokenType?: string; credential?: string; holderJwk?: JsonWebKey; error?: string; message?: string }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'credgate-sphereon-'));
+  const file = path.join(dir, 'input.json');
+  writeFileSync(file, JSON.stringify(input));
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [path.join(ROOT, 'test', 'wallets', 'oid4vci-sphereon.mjs'), file], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 90_000);
+    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    proc.on('close', () => {
+      clearTimeout(timer);
+      rmSync(dir, { recursive: true, force: true });
+      try {
+        resolve(JSON.parse(out.trim().split('\n').pop() ?? '') as never);
+      } catch {
+        reject(new Error(`sphereon wallet printed no result: ${err}`));
+      }
+    });
+  });
+}

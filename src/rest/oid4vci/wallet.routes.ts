@@ -35,6 +35,8 @@ function walletErrors(err: unknown, req: Request, res: Response, next: NextFunct
   if (res.headersSent) return;
   res.setHeader('Cache-Control', 'no-store');
   if (isOid4vciError(err)) {
+    // One line per refusal (code and description, never a secret): why a wallet failed is otherwise invisible to the operator.
+    (res.locals as RestLocals).log?.info({ oauthError: err.error, description: err.description }, 'OpenID4VCI request refused');
     for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
     return sendError(res, err.status, err.error, err.description);
   }
