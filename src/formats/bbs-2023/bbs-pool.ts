@@ -30,6 +30,8 @@ export class BbsJobFailure extends Error {
 interface Slot {
   worker: Worker;
   ready: Promise<void>;
+  /** Taken by a job from admission to its answer, set before any await so two jobs never share a worker. */
+  busy: boolean;
   current?: { id: number; resolve(value: unknown): void; reject(error: unknown): void; timer: NodeJS.Timeout };
 }
 
@@ -81,11 +83,21 @@ export class BbsWorkerPool {
   }
 
   private async execute(job: BbsJob): Promise<unknown> {
-    // The gate admits at most `size` jobs, so one slot is free.
-    const index = this.slots.findIndex((s) => s === undefined || s.current === undefined);
+    // The gate admits at most `size` jobs, so one slot is free; it is taken before the first await.
+    const index = this.slots.findIndex((s) => s === undefined || !s.busy);
+    if (index < 0) throw new Error('the BBS gate admitted more jobs than there are workers');
     const slot = this.slots[index] ?? this.start(index);
-    await slot.ready;
-    if (this.slots[index] !== slot) throw new AppError('SERVICE_UNAVAILABLE', 'a BBS worker stopped');
+    slot.busy = true;
+    try {
+      await slot.ready;
+      if (this.slots[index] !== slot) throw new AppError('SERVICE_UNAVAILABLE', 'a BBS worker stopped');
+      return await this.post(index, slot, job);
+    } finally {
+      slot.busy = false;
+    }
+  }
+
+  private post(index: number, slot: Slot, job: BbsJob): Promise<unknown> {
     return new Promise<unknown>((resolve, reject) => {
       const id = this.nextId++;
       const timer = setTimeout(() => {
@@ -111,7 +123,9 @@ export class BbsWorkerPool {
     this.stats.workersStarted += 1;
     let ready!: () => void;
     let failed!: (e: unknown) => void;
-    const slot: Slot = { worker, ready: new Promise<void>((res, rej) => ((ready = res), (failed = rej))) };
+    const slot: Slot = { worker, busy: false, ready: new Promise<void>((res, rej) => ((ready = res), (failed = rej))) };
+    // A worker that dies before it is ready rejects `ready` for whoever awaits it; nobody else must see an unhandled rejection.
+    slot.ready.catch(() => undefined);
     this.slots[index] = slot;
     worker.on('message', (msg: BbsWorkerMessage) => {
       if (msg.type === 'ready') {
