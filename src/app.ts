@@ -51,7 +51,7 @@ import { oauthRoutes } from './rest/oauth.routes';
 import { createOid4vpVerifier } from './oid4vc/verifier';
 import { createHttpStatusListTokenSource, statusListTokenSourceOptionsFromConfig } from './formats/token-status-list';
 import { oid4vpWalletRoutes } from './rest/oid4vp/wallet.routes';
-import { type Oid4vciIssuerServices, createOid4vciIssuer, credentialSources, ldpVcFormat, loginHintAuthenticator, noUserAuthentication, parseOid4vciSettings, sdJwtVcFormat } from './oid4vc/issuer';
+import { type Oid4vciIssuerServices, createOid4vciIssuer, credentialSources, ldpVcFormat, loginHintAuthenticator, noUserAuthentication, DEFAULT_OID4VCI_SETTINGS, sdJwtVcFormat } from './oid4vc/issuer';
 import { PrismaOid4vciRepository } from './db/repositories/oid4vci.repository';
 import { oid4vciWalletRoutes } from './rest/oid4vci/wallet.routes';
 import { oid4vciOfferRoutes } from './rest/oid4vci/offers.routes';
@@ -272,7 +272,7 @@ export async function createCore(
     });
     // OID4VCI issuer: offers of the tenant's templates and schema versions, minted by the formats
     // that can sign now (SD-JWT VC with the tenant's 'oid4vci-issuer' key, ldp_vc with its VC-API issuer).
-    const oid4vciSettings = parseOid4vciSettings(process.env);
+    const oid4vciSettings = config.oid4vci ?? DEFAULT_OID4VCI_SETTINGS;
     const oid4vciStore = new PrismaOid4vciRepository(db.prisma);
     const sourceTemplates = new PrismaTemplateRepository(db.prisma, ledger, cache);
     const sourceSchemas = new PrismaSchemaRepository(db.prisma);

@@ -11,6 +11,7 @@ import type { VerificationLimits } from '../vc/net/request-budget';
 import { type TrustProxy, parseTrustProxy } from './trust-proxy';
 import { type HederaSettings, parseHederaConfig } from '../anchor/hedera/config';
 import { type Oid4vcKeysConfig, parseOid4vcKeys } from './oid4vc-keys';
+import { type Oid4vciSettings, parseOid4vciSettings } from './oid4vci';
 
 export { ConfigError } from './settings';
 
@@ -141,6 +142,8 @@ export interface Config {
   readonly trustProxy?: TrustProxy;
   /** Certificates of the OpenID4VC signing keys and the verifier's trust anchors (CREDGATE_OID4VC_ISSUER_*_FILE, CREDGATE_OID4VC_TRUST_ANCHORS_FILE). */
   readonly oid4vcKeys?: Oid4vcKeysConfig;
+  /** OpenID4VCI issuer policies (CREDGATE_OID4VCI_*); DEFAULT_OID4VCI_SETTINGS when absent. */
+  readonly oid4vci?: Oid4vciSettings;
 }
 
 export interface OAuthConfig {
@@ -339,6 +342,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     verification: parseVerificationLimits(env),
     trustProxy: parseTrustProxy(env),
     oid4vcKeys: parseOid4vcKeys(env, cwd),
+    oid4vci: parseOid4vciSettings(env),
     oauth: Object.freeze({ tokenTtlSeconds: intSetting(env, 'CREDGATE_OAUTH_TOKEN_TTL_SECONDS', DEFAULT_OAUTH.tokenTtlSeconds, 30, 86_400) }),
   });
 }

@@ -43,7 +43,7 @@ export { Oid4vciError, isOid4vciError } from './errors';
 export type { CreateOfferInput, CreatedOffer, OfferView, OfferPage, OfferGrant } from './offers.service';
 export type { CredentialOffersService } from './offers.service';
 export type { CredentialSource, CredentialSources, Oid4vciCredentialFormat } from './configurations';
-export { parseOid4vciSettings, DEFAULT_OID4VCI_SETTINGS, type Oid4vciSettings } from './settings';
+export { DEFAULT_OID4VCI_SETTINGS, type Oid4vciSettings } from './settings';
 export { noUserAuthentication, loginHintAuthenticator, type UserAuthenticator } from './user-authenticator';
 export { sdJwtVcFormat } from './formats/sd-jwt-vc';
 export { ldpVcFormat } from './formats/ldp-vc';
