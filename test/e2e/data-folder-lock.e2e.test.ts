@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { request } from '../support/http';
-import { DIST, ROOT, cleanEnv, freePort, requireBuild, runCli, startService } from '../support/process';
+import { DIST, ROOT, cleanEnv, freePort, requireBuild, runCli, runCliAsync, startService } from '../support/process';
 
 const ADMIN = `admin-${randomBytes(12).toString('hex')}`;
 
@@ -46,7 +46,8 @@ describe('one process at a time on an embedded database folder', () => {
     const svc = await startService(env);
     const pid = svc.proc.pid!;
     try {
-      const cli = runCli(['api-key', 'create', '--tenant', 'acme', '--scopes', 'issuer'], env);
+      // Async: a blocked loop could not retire the keep-alive socket the start-up probe left (see runCliAsync).
+      const cli = await runCliAsync(['api-key', 'create', '--tenant', 'acme', '--scopes', 'issuer'], env);
       expect(cli.status).not.toBe(0);
       expect(cli.stdout).toBe('');
       const lines = cli.stderr.trim().split('\n');

@@ -12,7 +12,7 @@ import { type FamilyBTransport, type FbOutcome, graphqlFamilyB, restFamilyB } fr
 import { expectConsistentStore, killQuietly } from '../support/fault-service';
 import { endpointAt } from '../support/harness';
 import { request } from '../support/http';
-import { ROOT, type RunningService, runCli, startService } from '../support/process';
+import { ROOT, type RunningService, runCliAsync, startService } from '../support/process';
 import { type TestDatabase, createTestDatabase } from '../support/test-db';
 import { type Transport, graphqlTransport, restTransport } from '../support/transports';
 import { type RunningWitness, logVerifierKey, spawnWitness } from '../support/witness-process';
@@ -78,9 +78,10 @@ beforeAll(async () => {
   instances = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   for (const s of started) if (s.status === 'rejected') throw s.reason;
 
-  const tenant = runCli(['tenant', 'create', 'scale'], env);
+  // The loop stays free while the CLI runs (runCliAsync): see test/support/process.ts.
+  const tenant = await runCliAsync(['tenant', 'create', 'scale'], env);
   expect(tenant.status).toBe(0);
-  const created = runCli(['api-key', 'create', '--tenant', 'scale', '--scopes', 'issuer,holder,verifier'], env);
+  const created = await runCliAsync(['api-key', 'create', '--tenant', 'scale', '--scopes', 'issuer,holder,verifier'], env);
   expect(created.status).toBe(0);
   key = (JSON.parse(created.stdout.trim()) as { key: string }).key;
 
