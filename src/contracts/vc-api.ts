@@ -29,7 +29,7 @@ export const IssueOptions = Type.Object(
           '`{ type: "BitstringStatusListEntry", statusPurpose: "revocation" | "suspension" }` (or a list of them; statusPurpose defaults to revocation). Needs credential.id or options.credentialId. Without it the credential gets no status entry',
       }),
     ),
-    mandatoryPointers: Type.Optional(Type.Array(Type.String(), { description: 'not supported (no selective-disclosure suite): 400' })),
+    mandatoryPointers: Type.Optional(Type.Array(Type.String(), { description: 'bbs-2023 instances: JSON pointers of claims every derivation must disclose (besides issuer, type, validity and status); other suites: 400' })),
   },
   { additionalProperties: true, description: 'unknown options are refused with 400' },
 );

@@ -154,6 +154,8 @@ export interface W3cIssueRequest {
   readonly credential: JsonObject;
   readonly signer: ProofSigner;
   readonly options?: { readonly created?: string; readonly challenge?: string; readonly domain?: string };
+  /** Selective-disclosure formats (bbs-2023): claims, as JSON pointers, every derivation must disclose. */
+  readonly mandatoryPointers?: readonly string[];
 }
 
 /** A W3C format a VC-API issuer instance can sign with. */

@@ -123,6 +123,18 @@ describe.each([['REST'], ['GraphQL']])('bbs-2023 through the VC-API via %s', (na
     expect(await counts()).toEqual(before);
   });
 
+  test('the issuer makes a claim mandatory: every derivation discloses it; a mandatory pointer to nothing is 400', async () => {
+    const withMandatory = ok(await t.issue(k.issuer, { credential: credential(issuerDid), options: { mandatoryPointers: ['/credentialSubject/residentOf'] } }, issuerId)).verifiableCredential;
+    const derived = ok(await t.derive(k.holder, { verifiableCredential: withMandatory, options: { selectivePointers: ['/credentialSubject/over18'] } })).verifiableCredential;
+    expect(derived['credentialSubject']).toEqual({ residentOf: 'Freedonia', over18: true });
+    expect(ok(await t.verify(k.verifier, { verifiableCredential: derived })).verified).toBe(true);
+    const mandatoryOnly = ok(await t.derive(k.holder, { verifiableCredential: withMandatory })).verifiableCredential;
+    expect(mandatoryOnly['credentialSubject']).toEqual({ residentOf: 'Freedonia' });
+    expect(ok(await t.verify(k.verifier, { verifiableCredential: mandatoryOnly })).verified).toBe(true);
+    expect(await t.issue(k.issuer, { credential: credential(issuerDid), options: { mandatoryPointers: ['/credentialSubject/nothingHere'] } }, issuerId)).toMatchObject({ ok: false, status: 400 });
+    expect(await t.issue(k.issuer, { credential: credential(issuerDid), options: { mandatoryPointers: 'residentOf' } }, issuerId)).toMatchObject({ ok: false, status: 400 });
+  });
+
   test('a verifier key cannot derive; another tenant cannot issue with the instance', async () => {
     await expect(t.derive(k.verifier, { verifiableCredential: issued, options: { selectivePointers: ['/credentialSubject/residentOf'] } })).resolves.toMatchObject({ ok: false, status: 403 });
     const other = await keys();

@@ -47,7 +47,9 @@ export function bbs2023Format(engine: Bbs2023Engine = bbs2023Engine): W3cCredent
     async issue(request: W3cIssueRequest): Promise<JsonObject> {
       const key = request.signer.bbsKey;
       if (request.signer.keyType !== 'Bls12381G2' || key === undefined) throw invalidInput('bbs-2023 signs with BLS12-381 G2 keys only', [{ field: 'keyType', message: 'must be Bls12381G2' }]);
-      return engine.sign(request.credential, key, mandatoryPointersFor(request.credential));
+      // The issuer's own choice adds to the defaults: issuer, type, validity and status stay disclosed.
+      const mandatory = new Set([...mandatoryPointersFor(request.credential), ...(request.mandatoryPointers ?? [])]);
+      return engine.sign(request.credential, key, [...mandatory]);
     },
     async verify(input, context): Promise<FormatVerification> {
       const r = await engine.verify(input);

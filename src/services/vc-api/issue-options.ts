@@ -9,6 +9,8 @@ export interface IssueOptions {
   readonly credentialId?: string;
   /** The status entries asked for (VC-API `options.credentialStatus`); undefined or [] means none. */
   readonly statusPurposes?: readonly VcStatusPurpose[];
+  /** Claims the holder must always disclose (selective-disclosure suites only: bbs-2023), as JSON pointers. */
+  readonly mandatoryPointers?: readonly string[];
 }
 
 const KNOWN = new Set(['created', 'challenge', 'domain', 'credentialId', 'mandatoryPointers', 'credentialStatus']);
@@ -38,14 +40,20 @@ function statusPurposes(value: unknown): VcStatusPurpose[] {
 }
 
 /**
- * Checks the issue options against what this issuer supports. Unknown options are refused (the
- * spec closes the object), and so is `mandatoryPointers`: selective-disclosure suites are not
- * offered, and silently ignoring it would issue something the caller did not ask for.
+ * Checks the issue options. Unknown options are refused (the spec closes the object);
+ * `mandatoryPointers` is checked here as a list of JSON pointers, and refused by the issuance for
+ * an instance whose suite has no selective disclosure (ignoring it would issue something the caller
+ * did not ask for).
  */
 export function parseIssueOptions(options: Record<string, unknown> | undefined): IssueOptions {
   if (options === undefined) return {};
   for (const k of Object.keys(options)) if (!KNOWN.has(k)) bad(k, 'is not an issue option (created, challenge, domain, credentialId, credentialStatus)');
-  if (options['mandatoryPointers'] !== undefined) bad('mandatoryPointers', 'is not supported: no selective-disclosure cryptosuite is offered');
+  const pointers = options['mandatoryPointers'];
+  if (pointers !== undefined) {
+    if (!Array.isArray(pointers) || pointers.length > 256 || !pointers.every((p) => typeof p === 'string' && /^(\/([^~/]|~[01])*)+$/.test(p) && p.length <= 512)) {
+      bad('mandatoryPointers', 'must be a list of at most 256 JSON pointers such as "/credentialSubject/name"');
+    }
+  }
   const out: { -readonly [K in keyof IssueOptions]: IssueOptions[K] } = {};
   for (const k of ['challenge', 'domain', 'credentialId'] as const) {
     const v = options[k];
@@ -59,5 +67,6 @@ export function parseIssueOptions(options: Record<string, unknown> | undefined):
     out.created = created as string;
   }
   if (options['credentialStatus'] !== undefined) out.statusPurposes = statusPurposes(options['credentialStatus']);
+  if (pointers !== undefined) out.mandatoryPointers = [...(pointers as string[])];
   return out;
 }

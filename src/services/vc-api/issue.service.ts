@@ -51,6 +51,9 @@ export class VcIssueService {
       issuer = await this.issuers.defaultFor(actor);
     }
     // Refused before anything is allocated: a status slot must not be spent on a request that fails.
+    if (options.mandatoryPointers !== undefined && issuingFormat(issuer.cryptosuite, this.formats).derive === undefined) {
+      throw invalidInput(`options.mandatoryPointers applies to selective-disclosure suites (bbs-2023), not ${issuer.cryptosuite}`, [{ field: 'options.mandatoryPointers', message: `not applicable to ${issuer.cryptosuite}` }]);
+    }
     if (!issuingFormat(issuer.cryptosuite, this.formats).vcApi.proofOptions) {
       for (const k of ['created', 'challenge', 'domain'] as const) {
         if (options[k] !== undefined) throw invalidInput(`options.${k} does not apply to ${issuer.cryptosuite} issuers`, [{ field: `options.${k}`, message: `not applicable to ${issuer.cryptosuite}` }]);
@@ -92,7 +95,7 @@ export class VcIssueService {
       ...(options.challenge !== undefined ? { challenge: options.challenge } : {}),
       ...(options.domain !== undefined ? { domain: options.domain } : {}),
     };
-    return issuingFormat(issuer.cryptosuite, this.formats).issue({ credential, signer, options: proof });
+    return issuingFormat(issuer.cryptosuite, this.formats).issue({ credential, signer, options: proof, ...(options.mandatoryPointers !== undefined ? { mandatoryPointers: options.mandatoryPointers } : {}) });
   }
 }
 
