@@ -57,6 +57,8 @@ import { oid4vciWalletRoutes } from './rest/oid4vci/wallet.routes';
 import { oid4vciOfferRoutes } from './rest/oid4vci/offers.routes';
 import { walletConsoleApiRoutes, walletConsolePageRoutes } from './rest/wallet-console/console.routes';
 import { Oid4vciOffersResolver } from './graphql/resolvers/oid4vci/offers.resolver';
+import { WalletConsoleResolver } from './graphql/resolvers/wallet-console/wallet-console.resolver';
+import { WalletConsoleService } from './services/wallet-console.service';
 import { databaseHasMasterKey, verifyMasterKey } from './kms/master-key-check';
 import { type Ledger, createLedger } from './ledger';
 import { ledgerSeed } from './kms/ledger-seed';
@@ -309,6 +311,8 @@ export async function createCore(
 export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { config, logger } = options;
   const { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus, anchoring, oid4vp, oid4vci } = await createCore(options);
+  // The operator page's reads (/wallets), over the issuer and verifier services.
+  const walletConsole = new WalletConsoleService(oid4vci, oid4vp.service);
   // Heads for logs left beyond their signed head (a crash between a commit and its head): in the
   // background, so a backlog does not delay start-up (reads answer 503 for those logs meanwhile);
   // close() waits for it. The CLI (createCore alone) does not run it.
@@ -333,6 +337,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     [VcApiResolver, new VcApiResolver(services.vcApi)],
     [Oid4vpResolver, new Oid4vpResolver(oid4vp.service)],
     [Oid4vciOffersResolver, new Oid4vciOffersResolver(oid4vci.offers)],
+    [WalletConsoleResolver, new WalletConsoleResolver(walletConsole)],
   ]);
   const container: ContainerType = { get: (cls) => resolvers.get(cls) };
   // One budget for every buffered upload, REST and GraphQL alike. A multipart request carries at
@@ -378,7 +383,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   // The operator page (docs/WALLETS.md): keyless like GraphiQL; its API calls carry the key.
   http.use(walletConsolePageRoutes());
   http.use(graphql.router);
-  http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads, oid4vp: oid4vp.service }, [oid4vciOfferRoutes(services.auth, oid4vci.offers), walletConsoleApiRoutes(services.auth, oid4vci, oid4vp.service)]));
+  http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads, oid4vp: oid4vp.service }, [oid4vciOfferRoutes(services.auth, oid4vci.offers), walletConsoleApiRoutes(services.auth, walletConsole)]));
   http.use(notFoundHandler());
   http.use(errorHandler());
 

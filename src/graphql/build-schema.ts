@@ -19,8 +19,9 @@ import { ZkpTokensResolver } from './resolvers/family-b/zkp-tokens.resolver';
 import { VcApiResolver } from './resolvers/vc-api/vc-api.resolver';
 import { Oid4vpResolver } from './resolvers/oid4vp/oid4vp.resolver';
 import { Oid4vciOffersResolver } from './resolvers/oid4vci/offers.resolver';
+import { WalletConsoleResolver } from './resolvers/wallet-console/wallet-console.resolver';
 
-export const RESOLVERS = [KeysResolver, DidsResolver, IssuerResolver, SchemasResolver, HolderResolver, VerifierResolver, LedgerResolver, FacesResolver, TemplatesResolver, TemplateCredentialsResolver, PresentationsResolver, SignaturesResolver, ZkpTokensResolver, VcApiResolver, Oid4vpResolver, Oid4vciOffersResolver] as const;
+export const RESOLVERS = [KeysResolver, DidsResolver, IssuerResolver, SchemasResolver, HolderResolver, VerifierResolver, LedgerResolver, FacesResolver, TemplatesResolver, TemplateCredentialsResolver, PresentationsResolver, SignaturesResolver, ZkpTokensResolver, VcApiResolver, Oid4vpResolver, Oid4vciOffersResolver, WalletConsoleResolver] as const;
 
 /** Resolver instances come from the composition root; printing the schema needs none. */
 const noContainer: ContainerType = {

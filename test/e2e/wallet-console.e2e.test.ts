@@ -3,7 +3,8 @@
  * other host in its HTML, script or style), under a Content-Security-Policy that admits only this
  * host's script, style and requests, and it shows nothing without the API key: the two reads it
  * adds (the tenant's offerable configurations, a presentation request's QR code) answer 401
- * without a key, 403 with a key lacking the scope, and only the caller's tenant's data.
+ * without a key, 403 with a key lacking the scope, and only the caller's tenant's data, through
+ * REST (what the page calls) and GraphQL (the generated SDK) alike.
  * The browser test (test/browser/wallet-console.browser.test.ts) drives the page itself.
  */
 import { randomBytes } from 'node:crypto';
@@ -11,6 +12,7 @@ import { useTestServer } from '../support/harness';
 import { request } from '../support/http';
 import { schemaBody, unwrap } from '../support/family-a-fixtures';
 import { restFamilyA } from '../support/family-a-transports';
+import { walletConsoleTransports } from '../support/wallet-console-transports';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { PNG } = require('pngjs') as { PNG: { sync: { read(b: Buffer): { width: number; height: number; data: Buffer } } } };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -82,58 +84,49 @@ describe('the page is offline and under a CSP', () => {
   });
 });
 
-describe('the page shows nothing without the API key', () => {
+describe.each(walletConsoleTransports(server))('the page shows nothing without the API key, through $name', (t) => {
   test('the offerable configurations: 401 without a key or with a wrong one, 403 without the issuer scope, the tenant\'s own list with it', async () => {
-    expect((await request(server.baseUrl, 'GET', '/wallets/api/configurations')).status).toBe(401);
-    expect((await request(server.baseUrl, 'GET', '/wallets/api/configurations', { headers: { 'x-api-key': 'cg_not-a-key' } })).status).toBe(401);
-    const forbidden = await request(server.baseUrl, 'GET', '/wallets/api/configurations', { headers: { 'x-api-key': verifierOnly } });
-    expect(forbidden.status).toBe(403);
-    expect(forbidden.json.code).toBe('FORBIDDEN');
+    expect(await t.configurations(undefined)).toEqual({ ok: false, status: 401, code: 'UNAUTHENTICATED' });
+    expect(await t.configurations('cg_not-a-key')).toEqual({ ok: false, status: 401, code: 'UNAUTHENTICATED' });
+    expect(await t.configurations(verifierOnly)).toEqual({ ok: false, status: 403, code: 'FORBIDDEN' });
 
-    const res = await request(server.baseUrl, 'GET', '/wallets/api/configurations', { headers: { 'x-api-key': issuerOnly } });
-    expect(res.status).toBe(200);
+    const answer = unwrap(await t.configurations(issuerOnly));
     const issuer = `${server.config.publicUrl}/oid4vc/${tenant}`;
-    expect(res.json.credentialIssuer).toBe(issuer);
+    expect(answer.credentialIssuer).toBe(issuer);
     // The list is the issuer metadata a wallet sees, not a second derivation of it.
     const metadata = (await request(server.baseUrl, 'GET', `/.well-known/openid-credential-issuer/oid4vc/${tenant}`)).json;
-    expect(res.json.configurations.map((c: { id: string }) => c.id).sort()).toEqual(Object.keys(metadata.credential_configurations_supported).sort());
-    const sdJwt = res.json.configurations.find((c: { id: string }) => c.id === SD_JWT);
+    expect(answer.configurations.map((c: { id: string }) => c.id).sort()).toEqual(Object.keys(metadata.credential_configurations_supported).sort());
+    const sdJwt = answer.configurations.find((c: { id: string }) => c.id === SD_JWT);
     expect(sdJwt).toEqual({ id: SD_JWT, format: 'dc+sd-jwt', name: 'EmployeeBadge v1', vct: `${issuer}/vct/${SD_JWT}`, doctype: null, claims: expect.arrayContaining([['name'], ['email']]) });
 
     // Another tenant sees its own (empty) issuer.
-    const other = await request(server.baseUrl, 'GET', '/wallets/api/configurations', { headers: { 'x-api-key': otherTenantKey } });
-    expect(other.status).toBe(200);
-    expect(other.json).toEqual({ credentialIssuer: `${server.config.publicUrl}/oid4vc/${tenant}-other`, configurations: [] });
+    expect(unwrap(await t.configurations(otherTenantKey))).toEqual({ credentialIssuer: `${server.config.publicUrl}/oid4vc/${tenant}-other`, configurations: [] });
   });
 
-  test('a presentation request\'s QR code: the link a camera reads; 401 / 403 / 404 for the wrong caller or id, nothing created', async () => {
+  test('a presentation request\'s QR code: the link a camera reads; 401 / 403 / 404 for the wrong caller or id, nothing changed', async () => {
     const vct = `${server.config.publicUrl}/oid4vc/${tenant}/vct/${SD_JWT}`;
     const created = await request(server.baseUrl, 'POST', '/oid4vp/requests', {
       headers: { 'x-api-key': bothKey },
       body: { dcqlQuery: { credentials: [{ id: 'badge', format: 'dc+sd-jwt', meta: { vct_values: [vct] }, claims: [{ path: ['name'] }] }] } },
     });
     expect(created.status).toBe(201);
-    const path = `/wallets/api/presentation-requests/${created.json.id}/qr`;
+    const id = created.json.id as string;
 
-    const res = await request(server.baseUrl, 'GET', path, { headers: { 'x-api-key': verifierOnly } });
-    expect(res.status).toBe(200);
-    expect(res.json.authorizationRequest).toBe(created.json.authorizationRequest);
-    expect(res.json.qrSvg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
-    expect(res.json.qrPng).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/);
-    expect(readQr(res.json.qrPng)).toBe(created.json.authorizationRequest);
+    const qr = unwrap(await t.requestQr(verifierOnly, id));
+    expect(qr.authorizationRequest).toBe(created.json.authorizationRequest);
+    expect(qr.qrSvg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
+    expect(qr.qrPng).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/);
+    expect(readQr(qr.qrPng)).toBe(created.json.authorizationRequest);
 
-    expect((await request(server.baseUrl, 'GET', path)).status).toBe(401);
-    expect((await request(server.baseUrl, 'GET', path, { headers: { 'x-api-key': issuerOnly } })).status).toBe(403);
+    expect(await t.requestQr(undefined, id)).toEqual({ ok: false, status: 401, code: 'UNAUTHENTICATED' });
+    expect(await t.requestQr(issuerOnly, id)).toEqual({ ok: false, status: 403, code: 'FORBIDDEN' });
     // Another tenant's request does not exist for this caller.
-    const foreign = await request(server.baseUrl, 'GET', path, { headers: { 'x-api-key': otherTenantKey } });
-    expect(foreign.status).toBe(404);
-    expect(foreign.json.code).toBe('NOT_FOUND');
-    for (const id of ['not-a-uuid', '00000000-0000-4000-8000-000000000000', '__proto__']) {
-      const missing = await request(server.baseUrl, 'GET', `/wallets/api/presentation-requests/${id}/qr`, { headers: { 'x-api-key': verifierOnly } });
-      expect({ id, status: missing.status }).toEqual({ id, status: 404 });
+    expect(await t.requestQr(otherTenantKey, id)).toEqual({ ok: false, status: 404, code: 'NOT_FOUND' });
+    for (const missing of ['not-a-uuid', '00000000-0000-4000-8000-000000000000', '__proto__']) {
+      expect({ missing, outcome: await t.requestQr(verifierOnly, missing) }).toEqual({ missing, outcome: { ok: false, status: 404, code: 'NOT_FOUND' } });
     }
     // Reading the QR code changes nothing: the request is still pending and unanswered.
-    const after = await request(server.baseUrl, 'GET', `/oid4vp/requests/${created.json.id}`, { headers: { 'x-api-key': verifierOnly } });
+    const after = await request(server.baseUrl, 'GET', `/oid4vp/requests/${id}`, { headers: { 'x-api-key': verifierOnly } });
     expect(after.json).toMatchObject({ status: 'pending', respondedAt: null, result: null });
   });
 });

@@ -1,14 +1,11 @@
 import { Router } from 'express';
 import { walletConsole, walletConsoleConfigurations, walletConsoleRequestQr } from '../../contracts/wallet-console';
-import type { Oid4vciIssuerServices } from '../../oid4vc/issuer';
-import { offerQrCodes } from '../../oid4vc/issuer/qr';
-import type { Oid4vpVerifierService } from '../../oid4vc/verifier';
 import type { AuthService } from '../../services/auth.service';
+import type { WalletConsoleService } from '../../services/wallet-console.service';
 import { AppError } from '../../errors';
 import { actorOf } from '../context';
 import { authorize } from '../middleware/authorize';
 import { pathParam } from '../validate';
-import { offerableConfigurations } from './configurations';
 import { CONSOLE_ASSET_PREFIX, CONSOLE_CSP, CONSOLE_CSS, CONSOLE_HTML } from './page';
 import { CONSOLE_JS } from './console-script';
 
@@ -50,17 +47,13 @@ export function walletConsolePageRoutes(): Router {
 }
 
 /** The page's keyed reads (contracts/wallet-console.ts); mounted with the REST routes for their envelope. */
-export function walletConsoleApiRoutes(auth: AuthService, issuer: Oid4vciIssuerServices, verifier: Oid4vpVerifierService): Router {
+export function walletConsoleApiRoutes(auth: AuthService, page: WalletConsoleService): Router {
   const r = Router();
   r.get(walletConsoleConfigurations.paths[0]!, authorize(auth, ['issuer']), async (_req, res) => {
-    const actor = actorOf(res);
-    const metadata = await issuer.issuerMetadata(actor.tenantSlug);
-    res.json({ credentialIssuer: String(metadata['credential_issuer'] ?? ''), configurations: offerableConfigurations(metadata) });
+    res.json(await page.configurations(actorOf(res)));
   });
   r.get(walletConsoleRequestQr.paths[0]!, authorize(auth, ['verifier']), async (req, res) => {
-    const request = await verifier.get(actorOf(res), pathParam(req, 'requestId'));
-    const qr = await offerQrCodes(request.authorizationRequest);
-    res.json({ authorizationRequest: request.authorizationRequest, qrSvg: qr.svg, qrPng: qr.png });
+    res.json(await page.presentationRequestQr(actorOf(res), pathParam(req, 'requestId')));
   });
   return r;
 }

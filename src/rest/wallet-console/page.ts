@@ -103,6 +103,7 @@ textarea{font:12px ui-monospace,monospace}
 .details{min-width:0;word-break:break-all}
 .claims{border-collapse:collapse}
 .claims td{border:1px solid #ddd;padding:2px 6px;font:12px ui-monospace,monospace}
+.claims td:first-child{white-space:nowrap}
 .passed{color:#070}
 .failed{color:#a00}
 `;
