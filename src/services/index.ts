@@ -36,6 +36,7 @@ import { VerificationService } from './family-a/verification.service';
 import { ZkpService } from './family-a/zkp.service';
 import { DEFAULT_ZK_ENGINE, ZkEngine } from '../zk/zk-engine';
 import { ZkAgeTokens } from '../zk/zk-age-tokens';
+import { ZkCertificates } from '../zk/zk-certificates';
 import { type RateLimitStore, RateLimitService, limitCredentialLookups, limitPerCredential } from './rate-limit.service';
 import { FairGate } from '../fairness/fair-gate';
 import { DEFAULT_IDEMPOTENCY_TTL_SECONDS } from '../config/config';
@@ -182,8 +183,8 @@ export function createServices(d: ServiceDeps): Services {
     schemas,
     credentials,
     holderProofs: new HolderProofService(),
-    verification: new VerificationService(d.faces, issuerDids, limitCredentialLookups(d.issued, rateLimits), d.schemas, credentials, d.clock),
-    zkp: new ZkpService(d.issued, d.schemas, d.dids, d.custody, credentials, d.clock),
+    verification: new VerificationService(d.faces, issuerDids, limitCredentialLookups(d.issued, rateLimits), d.schemas, credentials, d.clock, new ZkCertificates(zk, d.custody)),
+    zkp: new ZkpService(d.issued, d.schemas, d.dids, d.custody, credentials, d.clock, new ZkCertificates(zk, d.custody)),
     ledger: new LedgerService(d.ledger, d.anchors),
     templates,
     familyBCredentials: limitPerCredential(familyBCredentials, 'verify', (c) => (isIdBearing(c) ? [c.id] : []), rateLimits),

@@ -102,7 +102,7 @@ export function decodeZkToken(raw: unknown): ZkAgeToken {
 }
 
 /** The time and challenge checks of a decoded statement; the reason of the first failure, or null. */
-export function statementProblem(s: ZkAgeStatement, expected: VerifierChallenge, now: Date): string | null {
+export function statementProblem(s: Pick<ZkAgeStatement, 'verifier' | 'evaluatedAt'>, expected: VerifierChallenge, now: Date): string | null {
   if (s.verifier.id !== expected.verifierId) return 'the proof was made for another verifier';
   if (s.verifier.nonce !== expected.nonce) return 'the proof answers another nonce';
   const at = Date.parse(s.evaluatedAt);

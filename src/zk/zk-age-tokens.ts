@@ -6,7 +6,7 @@ import { type CalendarDate, parseDateValue } from '../domain/templates/date-valu
 import { calculateAge } from '../domain/zkp-tokens/age';
 import { type ZkAgeStatement, FIXED_MESSAGES, MAX_ZK_ATTRIBUTES, agePredicateRanges, decodeZkToken, encodeZkToken, statementContext, statementProblem } from './age-token';
 import { type VerifierChallenge, proofNonce } from './challenge';
-import type { ZkMessage } from './core-source';
+import type { ZkMessage, ZkRange } from './core-source';
 import { bytesMessage, dayNumber, encodeInteger, inProvableRange, numberMessage, utcDayOf } from './encoding';
 import type { ZkEngine } from './zk-engine';
 
@@ -127,6 +127,25 @@ export class ZkAgeTokens {
   }
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+/** Signs and proves for the custodial holder, given the message layout and the ranges (Family A certificates). */
+export async function signAndProve(
+  engine: ZkEngine,
+  custody: KeyCustody,
+  input: { actorTenantId: string; issuer: ZkIssuer; messages: ZkMessage[]; ranges: ZkRange[]; context: Uint8Array; nonce: Uint8Array },
+): Promise<{ proof: Uint8Array; publicKey: Uint8Array }> {
+  const seed = await custody.use(input.issuer.tenantId, input.issuer.managedKeyId, (sk) => bbsSeed(sk, input.issuer.did));
+  const publicKey = await engine.publicKey(input.actorTenantId, seed);
+  const signature = await engine.sign(input.actorTenantId, seed, input.messages);
+  const proof = await engine.prove(input.actorTenantId, { signature, publicKey, messages: input.messages, ranges: input.ranges, context: input.context, nonce: input.nonce });
+  return { proof, publicKey };
+}
+
+/** The issuer's BBS public key as the service derives it (what a verifier must compare with). */
+export async function issuerBbsPublicKey(engine: ZkEngine, custody: KeyCustody, actorTenantId: string, issuer: ZkIssuer): Promise<Uint8Array> {
+  const seed = await custody.use(issuer.tenantId, issuer.managedKeyId, (sk) => bbsSeed(sk, issuer.did));
+  return engine.publicKey(actorTenantId, seed);
+}
+
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }

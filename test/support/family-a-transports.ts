@@ -214,11 +214,12 @@ export function graphqlFamilyA(server: Endpoint): FamilyATransport {
     verify: (key, headers, body, zkpValidation) =>
       gqlOutcome(async () => {
         const r = (await sdk(key).verifyCredential({ input: strip({ ...headers, ...(body as object), zkpValidation }) as never })).verifyCredential;
-        const { biometricMatch, ...data } = r.data;
+        const { biometricMatch, proofSystem, ...data } = r.data;
         return {
           success: r.success,
           message: r.message,
-          data: { ...data, zkpMessage: (data.zkpMessage ?? null) as Record<string, boolean> | null, ...(biometricMatch ? { biometricMatch } : {}) },
+          // proofSystem is null in GraphQL where REST leaves it out (it is set for bbs-bulletproofs only).
+          data: { ...data, zkpMessage: (data.zkpMessage ?? null) as Record<string, boolean> | null, ...(biometricMatch ? { biometricMatch } : {}), ...(proofSystem != null ? { proofSystem } : {}) },
         };
       }),
     decrypt: (key, privateKey, vc) => gqlOutcome(async () => (await sdk(key).decryptCredential({ privateKey, vc })).decryptCredential),

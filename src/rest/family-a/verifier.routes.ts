@@ -2,7 +2,7 @@ import { type Request, Router } from 'express';
 import { invalidInput } from '../../errors';
 import { readMultipart } from '../middleware/multipart';
 import type { AuthService } from '../../services/auth.service';
-import type { VerificationService } from '../../services/family-a/verification.service';
+import { VerificationService } from '../../services/family-a/verification.service';
 import { actorOf, header } from '../context';
 import { authorize } from '../middleware/authorize';
 import { bodyObject, booleanQuery, requiredHeader } from '../validate';
@@ -34,11 +34,14 @@ export function verifierRoutes(auth: AuthService, verification: VerificationServ
   const r = Router();
   r.post('/verifier/verify', authorize(auth, ['verifier']), validateBody(verifyCredentialA, { multipart: true }), async (req, res) => {
     const input = await verifyInput(req, maxImageBytes);
+    const zkpValidation = booleanQuery(req, 'zkpValidation');
+    // A zero-knowledge check names no holder: the holder's key header is not needed (nor read).
+    const zk = VerificationService.isZk(zkpValidation, input.body);
     const result = await verification.verify({
-      publicKey: requiredHeader(req, 'publicKey', 200),
+      publicKey: zk ? '' : requiredHeader(req, 'publicKey', 200),
       ...optionalUserSignature(req),
       ...input,
-      zkpValidation: booleanQuery(req, 'zkpValidation'),
+      zkpValidation,
       verifierTenantId: actorOf(res).tenantId,
     });
     // An invalid credential is a result, not an error: 200 with success false.

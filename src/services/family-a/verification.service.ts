@@ -1,4 +1,8 @@
 import { AppError, invalidInput } from '../../errors';
+import type { ProofSystem } from '../../zk/proof-system';
+import { parseVerifierChallenge } from '../../zk/challenge';
+import type { ZkCertificates } from '../../zk/zk-certificates';
+import type { ZkIssuer } from '../../zk/zk-age-tokens';
 import { type DocumentLoader, createDocumentLoader } from '../../domain/contexts';
 import { ENCRYPTED_TYPE, FAMILY_A_JSONLD_BASE, isCiphertextText, proofCoveredPart, ROOT_KEY_FRAGMENT, subjectOfCredential } from '../../domain/credentials/family-a-credential';
 import { framingProblem } from '../../domain/credentials/family-a-pinning';
@@ -62,6 +66,8 @@ export interface VerificationData {
   readonly holderProof: HolderProofKind;
   /** Every failed check, in words; empty when valid. */
   readonly reasons: string[];
+  /** With zkpValidation: which proof system the certificate used (attestation or bbs-bulletproofs). */
+  readonly proofSystem?: ProofSystem;
 }
 
 export interface VerificationResult {
@@ -94,9 +100,16 @@ export class VerificationService {
     private readonly schemas: SchemaRepository,
     private readonly issuance: CredentialsService,
     private readonly clock: Clock,
+    private readonly zk?: ZkCertificates,
   ) {}
 
+  /** Whether a request asks for a zero-knowledge check (then no credential or holder key is needed). */
+  static isZk(zkpValidation: boolean, body: unknown): boolean {
+    return zkpValidation && isObject(body) && isObject(body['zkpCertificate']) && body['zkpCertificate']['proofSystem'] === 'bbs-bulletproofs';
+  }
+
   async verify(req: VerifyRequest): Promise<VerificationResult> {
+    if (VerificationService.isZk(req.zkpValidation, req.body)) return this.verifyZk(req.body as Record<string, unknown>, req.verifierTenantId ?? 'anonymous');
     const holderKey = parseEd25519PublicKey(req.publicKey, 'publicKey');
     if (req.userSignature !== undefined) parseSignatureHex(req.userSignature);
     if (!isObject(req.body)) throw invalidInput('request body must be a JSON object');
@@ -191,6 +204,54 @@ export class VerificationService {
     };
     const success = data.reasons.length === 0;
     return { success, message: success ? VALID_MESSAGE : `Verification failed: ${data.reasons.join('; ')}`, data };
+  }
+
+  /**
+   * zkpValidation with a bbs-bulletproofs certificate: the verifier sends the proof (zkpSignature),
+   * the issuer's BBS key and its own challenge (`verifierChallenge`), and no credential: the answer
+   * is the booleans of the proven conditions, whether the proof verified and whether its issuer is a
+   * live issuer DID of this service. A malformed proof is a 400, any other failure a result.
+   */
+  private async verifyZk(body: Record<string, unknown>, verifierTenantId: string): Promise<VerificationResult> {
+    if (!this.zk) throw new AppError('FEATURE_OFF', 'zero-knowledge certificates are not configured on this service');
+    const cert = body['zkpCertificate'] as Record<string, unknown>;
+    const challenge = parseVerifierChallenge(body['verifierChallenge']);
+    let publicKey: Uint8Array | null = null;
+    if (typeof cert['publicKey'] === 'string') {
+      const bytes = Buffer.from(cert['publicKey'], 'base64');
+      if (bytes.length !== 96 || bytes.toString('base64') !== cert['publicKey']) throw new AppError('INVALID_PUBLIC_KEY', 'zkpCertificate.publicKey must be the issuer BBS public key (96 bytes, base64)', [{ field: 'zkpCertificate.publicKey', message: 'BLS12-381 G2, base64' }]);
+      publicKey = new Uint8Array(bytes);
+    }
+    let issuerKnown = false;
+    const v = await this.zk.verify({
+      actorTenantId: verifierTenantId,
+      zkpSignature: cert['zkpSignature'],
+      publicKey,
+      challenge,
+      now: this.clock.now(),
+      issuerOf: async (did): Promise<ZkIssuer | null> => {
+        const rec = await this.issuers.lookup(did);
+        issuerKnown = rec !== null && rec.role === 'issuer' && rec.deletedAt === null && rec.managedKeyId !== null;
+        return issuerKnown && rec?.managedKeyId ? { tenantId: rec.tenantId, did: rec.did, managedKeyId: rec.managedKeyId } : null;
+      },
+    });
+    const reasons: string[] = [];
+    const issuerReasons = issuerKnown ? [] : ['issuer DID is unknown'];
+    if (!v.ok) reasons.push(v.reason);
+    else if (cert['certificate'] !== undefined && !sameCertificate(cert['certificate'], v.certificate)) reasons.push('the certificate names other conditions than the proof proves');
+    const ok = reasons.length === 0 && issuerReasons.length === 0;
+    const data: VerificationData = {
+      isVCValid: reasons.length === 0 ? SUCCESS : `Failed: ${reasons.join('; ')}`,
+      isIssuerDIDValid: issuerReasons.length === 0 ? SUCCESS : `Failed: ${issuerReasons.join('; ')}`,
+      biometricMatchScore: NO_CHECK,
+      zkpMessage: ok && v.ok ? v.certificate : null,
+      zkpConditionsMet: ok ? true : null,
+      zkpResult: null,
+      holderProof: 'NONE',
+      reasons: [...issuerReasons, ...reasons],
+      proofSystem: 'bbs-bulletproofs',
+    };
+    return { success: ok, message: ok ? VALID_MESSAGE : `Verification failed: ${data.reasons.join('; ')}`, data };
   }
 
   /**

@@ -8,15 +8,26 @@ import { attributeTypesOfBody, parseSchemaBody } from '../../domain/schemas';
 import type { Actor } from '../../domain/tenancy/actor';
 import type { CredentialsService } from './credentials.service';
 import { parseVcReference } from './issue-request';
+import { type ProofSystem, parseProofSystem } from '../../zk/proof-system';
+import { parseVerifierChallenge } from '../../zk/challenge';
+import type { ZkCertificates } from '../../zk/zk-certificates';
+import type { ZkConditionsStatement } from '../../zk/conditions-statement';
 
 export interface ZkpCertificateResult {
   readonly certificate: Certificate;
-  /** Hex Ed25519 signature by the credential's issuer key over the statement (`zkpStatementBytes`). */
+  /**
+   * attestation: hex Ed25519 signature by the credential's issuer key over the statement
+   * (`zkpStatementBytes`). bbs-bulletproofs: the proof envelope (hex), which the verifier sends back
+   * as `zkpSignature` as the reference's flow does.
+   */
   readonly userSignature: string;
-  /** What is proven: each predicate with its bounds, the evaluation time and the credential. */
-  readonly statement: ZkpStatement;
-  /** The issuer's Ed25519 public key, base64. */
+  /** What is proven: each predicate with its bounds, the evaluation time and the credential (attestation only). */
+  readonly statement: ZkpStatement | null;
+  /** bbs-bulletproofs: the public statement of the proof (no credential, holder or value). */
+  readonly zkStatement?: ZkConditionsStatement;
+  /** The issuer's public key, base64: Ed25519 for an attestation, BBS (BLS12-381 G2) for bbs-bulletproofs. */
   readonly publicKey: string;
+  readonly proofSystem: ProofSystem;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -34,12 +45,21 @@ export class ZkpService {
     private readonly custody: KeyCustody,
     private readonly issuance: CredentialsService,
     private readonly clock: Clock,
+    private readonly zk?: ZkCertificates,
   ) {}
 
-  /** POST /issuer/createZkp: every key other than `credentials` and `verifyParams` is a condition. */
+  /**
+   * POST /issuer/createZkp: every key other than `credentials` and `verifyParams` (and the additive
+   * `proofSystem` and `verifierChallenge`) is a condition. With proofSystem bbs-bulletproofs the
+   * answer is a zero-knowledge proof of the conditions for the verifier's challenge; only true
+   * conditions can be proven, and verifyParams (equality with a disclosed value) is not offered.
+   */
   async create(actor: Actor, body: unknown): Promise<ZkpCertificateResult> {
     if (!isObject(body)) throw invalidInput('request body must be a JSON object');
-    const { credentials, verifyParams, ...conditionInput } = body;
+    const { credentials, verifyParams, proofSystem: rawProofSystem, verifierChallenge, ...conditionInput } = body;
+    const proofSystem = parseProofSystem(rawProofSystem);
+    const challenge = proofSystem === 'bbs-bulletproofs' ? parseVerifierChallenge(verifierChallenge) : undefined;
+    if (challenge && verifyParams !== undefined) throw invalidInput('verifyParams reveal values; a bbs-bulletproofs proof takes conditions only', [{ field: 'verifyParams', message: 'not with bbs-bulletproofs' }]);
     const { id } = parseVcReference(credentials, 'credentials');
     const record = await this.credentials.findForTenant(actor.tenantId, id);
     if (!record) throw notFound('credential');
@@ -52,6 +72,22 @@ export class ZkpService {
     const params = verifyParams === undefined ? [] : parseVerifyParams(verifyParams, types);
     const subject = this.issuance.plainSubject(record);
     const now = this.clock.now();
+    if (challenge) {
+      if (!this.zk) throw new AppError('FEATURE_OFF', 'zero-knowledge certificates are not configured on this service');
+      const zkIssuer = await this.dids.findById(record.issuerDidId);
+      if (!zkIssuer?.managedKeyId) throw new Error('credential issuer has no service-held key');
+      const z = await this.zk.create({
+        actorTenantId: actor.tenantId,
+        issuer: { tenantId: zkIssuer.tenantId, did: zkIssuer.did, managedKeyId: zkIssuer.managedKeyId },
+        credentialId: id,
+        subject,
+        types,
+        conditions,
+        challenge,
+        now,
+      });
+      return { certificate: z.certificate, userSignature: z.token, publicKey: bytesToBase64(z.publicKey), statement: null, zkStatement: z.statement, proofSystem };
+    }
     const outcomes: Certificate = evaluateConditions(conditions, subject, now);
     const predicates: ProvenPredicate[] = [
       ...Object.entries(conditions).map(([name, c]) => conditionPredicate(name, c, outcomes[name] === true)),
@@ -65,6 +101,6 @@ export class ZkpService {
     // (certificate, userSignature as zkpSignature, publicKey): verification looks the statement up.
     await this.credentials.saveZkpStatement({ signatureHex: signature, tenantId: actor.tenantId, credentialId: id, statement: statementJson(statement) });
     const certificate: Certificate = Object.fromEntries(predicates.map((p) => [p.key, p.met]));
-    return { certificate, userSignature: signature, publicKey: bytesToBase64(hexToBytes(issuer.publicKeyHex)), statement };
+    return { certificate, userSignature: signature, publicKey: bytesToBase64(hexToBytes(issuer.publicKeyHex)), statement, proofSystem };
   }
 }

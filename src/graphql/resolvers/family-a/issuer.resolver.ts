@@ -99,15 +99,24 @@ export class IssuerResolver {
   @Authorized('issuer')
   @Mutation(() => ZkpCertificatePayload, { description: 'REST: POST /issuer/createZkp (conditions are the top-level REST keys).' })
   async createZkpCertificate(@Arg('input', () => CreateZkpInput) input: CreateZkpInput, @Ctx() ctx: GraphQLContext): Promise<ZkpCertificatePayload> {
-    const reserved = ['credentials', 'verifyParams'].filter((k) => Object.hasOwn(input.conditions, k));
-    if (reserved.length > 0) throw invalidInput('conditions cannot name credentials or verifyParams', reserved.map((k) => ({ field: `conditions.${k}`, message: 'reserved' })));
+    const reserved = ['credentials', 'verifyParams', 'proofSystem', 'verifierChallenge'].filter((k) => Object.hasOwn(input.conditions, k));
+    if (reserved.length > 0) throw invalidInput('conditions cannot name credentials, verifyParams, proofSystem or verifierChallenge', reserved.map((k) => ({ field: `conditions.${k}`, message: 'reserved' })));
     const body = {
       ...input.conditions,
       credentials: input.credentials,
       ...(input.verifyParams != null ? { verifyParams: input.verifyParams } : {}),
+      ...(input.proofSystem != null ? { proofSystem: input.proofSystem } : {}),
+      ...(input.verifierChallenge != null ? { verifierChallenge: { verifierId: input.verifierChallenge.verifierId, nonce: input.verifierChallenge.nonce } } : {}),
     };
     const r = await this.zkp.create(ctx.actor, body);
-    const statement = { ...r.statement, predicates: r.statement.predicates.map((p) => ({ ...p })) };
-    return { certificate: { ...r.certificate }, userSignature: r.userSignature, publicKey: r.publicKey, statement };
+    const statement = r.statement ? { ...r.statement, predicates: r.statement.predicates.map((p) => ({ ...p })) } : null;
+    return {
+      certificate: { ...r.certificate },
+      userSignature: r.userSignature,
+      publicKey: r.publicKey,
+      statement,
+      proofSystem: r.proofSystem,
+      zkStatement: r.zkStatement ? (JSON.parse(JSON.stringify(r.zkStatement)) as Record<string, unknown>) : null,
+    };
   }
 }

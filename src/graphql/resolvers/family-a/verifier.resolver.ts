@@ -23,9 +23,11 @@ function toRequestBody(input: VerifyCredentialInput): Record<string, unknown> {
             publicKey: z.publicKey,
             ...(z.userSignature != null ? { userSignature: z.userSignature } : {}),
             ...(z.statement != null ? { statement: z.statement } : {}),
+            ...(z.proofSystem != null ? { proofSystem: z.proofSystem } : {}),
           },
         }
       : {}),
+    ...(input.verifierChallenge != null ? { verifierChallenge: { verifierId: input.verifierChallenge.verifierId, nonce: input.verifierChallenge.nonce } } : {}),
   };
 }
 

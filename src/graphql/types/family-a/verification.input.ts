@@ -1,5 +1,6 @@
 import { Field, InputType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
+import { VerifierChallengeInput } from '../family-b/zkp-token.input';
 
 @InputType({ description: 'A ZKP certificate as createZkpCertificate returned it, with the signatures.' })
 export class ZkpCertificateInput {
@@ -17,6 +18,9 @@ export class ZkpCertificateInput {
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'The statement createZkpCertificate returned (what the signature covers). Optional: without it the service uses the statement it stored under zkpSignature.' })
   statement?: Record<string, unknown>;
+
+  @Field(() => String, { nullable: true, description: 'attestation (default) or bbs-bulletproofs: zkpSignature is then the proof, publicKey the issuer BBS key, and no credential is needed.' })
+  proofSystem?: string;
 }
 
 @InputType({ description: "A challenge-bound holder proof: the holder's signature over the verifier's nonce and the credential id (signHolderProof, purpose verify)." })
@@ -56,4 +60,7 @@ export class VerifyCredentialInput {
 
   @Field(() => ZkpCertificateInput, { nullable: true, description: 'Required when zkpValidation.' })
   zkpCertificate?: ZkpCertificateInput;
+
+  @Field(() => VerifierChallengeInput, { nullable: true, description: 'bbs-bulletproofs: the challenge this verifier issued (the proof must be bound to it).' })
+  verifierChallenge?: VerifierChallengeInput;
 }

@@ -39,6 +39,9 @@ export class VerificationData {
 
   @Field(() => [String], { description: 'Every failed check, in words; empty when valid.' })
   reasons!: string[];
+
+  @Field(() => String, { nullable: true, description: 'With a bbs-bulletproofs certificate: bbs-bulletproofs.' })
+  proofSystem?: string;
 }
 
 @ObjectType({ description: 'REST: the answer of POST /verifier/verify. An invalid credential is an answer, not an error.' })

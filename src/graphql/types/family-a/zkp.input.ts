@@ -1,5 +1,6 @@
 import { Field, InputType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
+import { VerifierChallengeInput } from '../family-b/zkp-token.input';
 
 @InputType({ description: 'REST: the body of POST /issuer/createZkp, with the conditions gathered in one object.' })
 export class CreateZkpInput {
@@ -11,4 +12,10 @@ export class CreateZkpInput {
 
   @Field(() => [String], { nullable: true, description: '`attribute=value` strings.' })
   verifyParams?: string[];
+
+  @Field(() => String, { nullable: true, description: 'attestation (default) or bbs-bulletproofs (a zero-knowledge proof of the conditions; needs verifierChallenge).' })
+  proofSystem?: string;
+
+  @Field(() => VerifierChallengeInput, { nullable: true })
+  verifierChallenge?: VerifierChallengeInput;
 }

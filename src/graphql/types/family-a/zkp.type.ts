@@ -54,8 +54,14 @@ export class ZkpCertificatePayload {
   @Field(() => String, { description: "The issuer's Ed25519 signature over the statement, hex (zkpSignature when verifying)." })
   userSignature!: string;
 
-  @Field(() => ZkpStatement, { description: 'What is proven. The service keeps it under userSignature, so sending it back as zkpCertificate.statement is optional.' })
-  statement!: ZkpStatement;
+  @Field(() => ZkpStatement, { nullable: true, description: 'What is proven (attestation; null for bbs-bulletproofs, see zkStatement). The service keeps it under userSignature, so sending it back as zkpCertificate.statement is optional.' })
+  statement!: ZkpStatement | null;
+
+  @Field(() => String, { description: 'attestation or bbs-bulletproofs.' })
+  proofSystem!: string;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'bbs-bulletproofs: the public statement of the proof (issuer, attribute names, conditions, time, verifier challenge).' })
+  zkStatement!: Record<string, unknown> | null;
 
   @Field(() => String, { description: "The issuer's Ed25519 public key, base64." })
   publicKey!: string;
