@@ -126,6 +126,14 @@ async function main() {
     const res = await raw(as.token_endpoint, { form: { grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': preAuthCode, ...(input.txCode ? { tx_code: input.txCode } : {}) } });
     record('token', { ok: res.status === 200, status: res.status, error: res.body?.error });
     return;
+  } else if (mode === 'dpop-nonce-raw') {
+    // A server that asks for DPoP nonces: the first proof has none, the answer carries one to use.
+    const form = { grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': preAuthCode, ...(input.txCode ? { tx_code: input.txCode } : {}) };
+    const first = await raw(as.token_endpoint, { headers: { DPoP: dpopProof(dpopKey, { htm: 'POST', htu: as.token_endpoint }) }, form });
+    record('token-without-nonce', { ok: first.status === 200, status: first.status, error: first.body?.error, dpopNonce: first.headers['dpop-nonce'] ?? null });
+    const second = await raw(as.token_endpoint, { headers: { DPoP: dpopProof(dpopKey, { htm: 'POST', htu: as.token_endpoint, nonce: first.headers['dpop-nonce'] }) }, form });
+    record('token-with-nonce', { ok: second.status === 200, status: second.status, error: second.body?.error, tokenType: second.body?.token_type ?? null });
+    return;
   } else if (mode === 'missing-tx-code') {
     // The client would not send this; the issuer must answer it without counting a failure.
     const res = await raw(as.token_endpoint, { headers: { DPoP: dpopProof(dpopKey, { htm: 'POST', htu: as.token_endpoint }) }, form: { grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': preAuthCode } });
@@ -167,14 +175,23 @@ async function main() {
   const nonce = async () => (await client.requestNonce({ issuerMetadata: metadata })).c_nonce;
   const holder = newKey();
   const bodyFor = (proofs, id = configurationId) => ({ credential_configuration_id: id, proofs: { jwt: proofs } });
-  const credentialRaw = async (body, proof = dpopProof(dpopKey, { htm: 'POST', htu: credentialEndpoint, accessToken, nonce: dpop.nonce })) =>
-    raw(credentialEndpoint, { headers: { Authorization: `DPoP ${accessToken}`, DPoP: proof }, json: body });
+  const credentialRaw = async (body, proof = dpopProof(dpopKey, { htm: 'POST', htu: credentialEndpoint, accessToken, nonce: dpop.nonce })) => {
+    const res = await raw(credentialEndpoint, { headers: { Authorization: `DPoP ${accessToken}`, DPoP: proof }, json: body });
+    // A server asking for DPoP nonces (RFC 9449 §9): once more with the nonce it gave.
+    if (res.status !== 401 || res.body?.error !== 'use_dpop_nonce') return res;
+    dpop = { ...dpop, nonce: res.headers['dpop-nonce'] };
+    return raw(credentialEndpoint, { headers: { Authorization: `DPoP ${accessToken}`, DPoP: dpopProof(dpopKey, { htm: 'POST', htu: credentialEndpoint, accessToken, nonce: dpop.nonce }) }, json: body });
+  };
   const note = (step, res) => record(step, { ok: res.status === 200, status: res.status, error: res.body?.error, wwwAuthenticate: res.headers['www-authenticate'] ?? null });
 
   if (mode === 'replayed-nonce') {
     const n = await nonce();
     note('credential', await credentialRaw(bodyFor([keyProof(holder, { aud: issuer.credential_issuer, nonce: n })])));
     note('credential-same-nonce', await credentialRaw(bodyFor([keyProof(newKey(), { aud: issuer.credential_issuer, nonce: n })])));
+    return;
+  }
+  if (mode === 'no-key-attestation') {
+    note('credential', await credentialRaw(bodyFor([keyProof(holder, { aud: issuer.credential_issuer, nonce: await nonce() })])));
     return;
   }
   if (mode === 'unknown-nonce') {

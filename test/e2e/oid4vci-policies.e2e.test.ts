@@ -1,0 +1,96 @@
+/**
+ * Issue 21, OpenID4VCI policies that are off by default and refuse when on: server DPoP nonces
+ * (use_dpop_nonce, RFC 9449 §8), key attestation of proof keys, and OAuth client attestation of
+ * wallets (attest_jwt_client_auth). The compiled service runs with them switched on and the
+ * independent wallet (test/wallets/oid4vci-wallet.mjs, oid4vc-ts client) shows each refusal.
+ */
+import { randomBytes } from 'node:crypto';
+import { type RunningService, runCliAsync, startService } from '../support/process';
+import { type TestDatabase, createTestDatabase } from '../support/test-db';
+import { request } from '../support/http';
+import { endpointAt } from '../support/harness';
+import { restFamilyA } from '../support/family-a-transports';
+import { schemaBody, unwrap } from '../support/family-a-fixtures';
+import { restOffers } from '../support/oid4vci-transports';
+import { runIssuanceWallet, stepOf } from '../support/oid4vci-wallet';
+
+jest.setTimeout(180_000);
+
+const SD_JWT = 'schema.Badge.v1.sd_jwt';
+
+interface Deployment {
+  db: TestDatabase;
+  svc: RunningService;
+  key: string;
+}
+
+async function deploy(policy: Record<string, string>): Promise<Deployment> {
+  const db = await createTestDatabase();
+  const env: Record<string, string> = {
+    DATABASE_URL: db.config.kind === 'postgres' ? db.config.url : '',
+    CREDGATE_MASTER_KEY: randomBytes(32).toString('hex'),
+    CREDGATE_DATA_DIR: db.dataDir,
+    ...policy,
+  };
+  expect((await runCliAsync(['tenant', 'create', 'policies'], env)).status).toBe(0);
+  const created = await runCliAsync(['api-key', 'create', '--tenant', 'policies', '--scopes', 'issuer'], env);
+  expect(created.status).toBe(0);
+  const key = (JSON.parse(created.stdout.trim()) as { key: string }).key;
+  const svc = await startService(env);
+  unwrap(await restFamilyA(endpointAt(svc.url), '').createSchema(key, schemaBody('Badge')));
+  return { db, svc, key };
+}
+
+async function offerOn(d: Deployment) {
+  return unwrap(await restOffers(endpointAt(d.svc.url)).create(d.key, { credentialConfigurationIds: [SD_JWT], claims: { name: 'Alice' }, byReference: true, txCodeLength: 6 }));
+}
+
+describe('DPoP nonces and key attestation required', () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await deploy({ CREDGATE_OID4VCI_DPOP_NONCE: 'true', CREDGATE_OID4VCI_KEY_ATTESTATION: 'true' });
+  }, 180_000);
+  afterAll(async () => {
+    await d?.svc.stop();
+    await d?.db.drop();
+  });
+
+  test('a DPoP proof without the server nonce gets use_dpop_nonce and a DPoP-Nonce; with it, a token', async () => {
+    const o = await offerOn(d);
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, txCode: o.txCode, mode: 'dpop-nonce-raw' });
+    expect(stepOf(out, 'token-without-nonce')).toMatchObject({ ok: false, status: 400, error: 'use_dpop_nonce', dpopNonce: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(stepOf(out, 'token-with-nonce')).toMatchObject({ ok: true, status: 200, tokenType: 'DPoP' });
+  });
+
+  test('the metadata asks for key attestations; a proof without one is invalid_proof and nothing is issued', async () => {
+    const meta = await request(d.svc.url, 'GET', '/.well-known/openid-credential-issuer/oid4vc/policies');
+    expect(meta.json.credential_configurations_supported[SD_JWT].proof_types_supported.jwt.key_attestations_required).toEqual({});
+    const o = await offerOn(d);
+    // The oid4vc-ts client follows use_dpop_nonce by itself, and will not even build a proof without
+    // the attestation the metadata asks for: the wallet sends this one by hand.
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, txCode: o.txCode, mode: 'no-key-attestation' });
+    expect(stepOf(out, 'token-type')).toMatchObject({ ok: true, tokenType: 'DPoP' });
+    expect(stepOf(out, 'credential')).toMatchObject({ ok: false, status: 400, error: 'invalid_proof' });
+    expect(unwrap(await restOffers(endpointAt(d.svc.url)).get(d.key, o.id)).status).toBe('token-issued');
+  });
+});
+
+describe('wallet attestation required', () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await deploy({ CREDGATE_OID4VCI_WALLET_ATTESTATION: 'true' });
+  }, 180_000);
+  afterAll(async () => {
+    await d?.svc.stop();
+    await d?.db.drop();
+  });
+
+  test('the metadata names attest_jwt_client_auth only; a wallet without an attestation gets invalid_client, the code stays unspent', async () => {
+    const as = await request(d.svc.url, 'GET', '/.well-known/oauth-authorization-server/oid4vc/policies');
+    expect(as.json.token_endpoint_auth_methods_supported).toEqual(['attest_jwt_client_auth']);
+    const o = await offerOn(d);
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, txCode: o.txCode });
+    expect(stepOf(out, 'token')).toMatchObject({ ok: false, status: 401, error: 'invalid_client' });
+    expect(unwrap(await restOffers(endpointAt(d.svc.url)).get(d.key, o.id))).toMatchObject({ status: 'offered', locked: false });
+  });
+});
