@@ -293,6 +293,7 @@ export async function createCore(
         }),
       ],
       publicUrl: config.publicUrl,
+      revocations: services.tokenStatus,
       users: oid4vciSettings.testLogin
         ? loginHintAuthenticator(async (tenantId, offerId) => {
             const sub = (await oid4vciStore.findOffer(tenantId, offerId))?.claims['sub'];

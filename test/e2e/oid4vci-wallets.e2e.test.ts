@@ -22,6 +22,7 @@ import { restFamilyA } from '../support/family-a-transports';
 import { schemaBody, unwrap } from '../support/family-a-fixtures';
 import { type CreateOfferBody, type CreatedOffer, type OfferView, offerTransports } from '../support/oid4vci-transports';
 import { type WalletOutcome, runIssuanceWallet, runSphereonWallet, stepOf } from '../support/oid4vci-wallet';
+import { decodeLst, statusAt } from '../../src/formats/token-status-list';
 
 jest.setTimeout(180_000);
 
@@ -93,6 +94,14 @@ function readSdJwt(compact: string): SdJwt {
   return { header, payload, disclosed };
 }
 
+/** The status of an entry as any verifier reads it: the signed statuslist+jwt at its URI, decoded. */
+async function statusBit(ref: { uri: string; idx: number }): Promise<number | undefined> {
+  const res = await fetch(ref.uri);
+  expect(res.status).toBe(200);
+  const payload = JSON.parse(Buffer.from((await res.text()).split('.')[1]!, 'base64url').toString());
+  return statusAt(decodeLst(payload.status_list.lst, 1 << 20), payload.status_list.bits, ref.idx);
+}
+
 const sameKey = (a: JsonWebKey, b: JsonWebKey): boolean => a.x === b.x && a.y === b.y;
 
 describe('honest wallets receive credentials', () => {
@@ -112,8 +121,10 @@ describe('honest wallets receive credentials', () => {
     for (const t of offerTransports(endpointAt(svc.url))) expect(unwrap(await t.get(key, o.id)).status).toBe('accepted');
     // The vct resolves to the type metadata, the status list URI to a signed status list token.
     expect((await request(svc.url, 'GET', new URL(vc.payload.vct).pathname)).json.vct).toBe(vc.payload.vct);
-    const list = await fetch(vc.payload.status.status_list.uri);
-    expect(list.status).toBe(200);
+    expect(await statusBit(vc.payload.status.status_list)).toBe(0);
+    // Revoking the offer through the issuer-admin route revokes what it produced: the list flips.
+    unwrap(await admin().revoke(key, o.id));
+    expect(await statusBit(vc.payload.status.status_list)).toBe(1);
   });
 
   test('batch: three proofs by three keys give three credentials, one per key', async () => {

@@ -233,6 +233,10 @@ export class PrismaOid4vciRepository implements Oid4vciStore {
     return row ? issuanceOf(row) : null;
   }
 
+  async issuancesOf(offerId: string): Promise<IssuanceRecord[]> {
+    return (await this.prisma.oid4vciIssuance.findMany({ where: { offerId }, orderBy: { createdAt: 'asc' } })).map(issuanceOf);
+  }
+
   async recordNotification(notificationId: string, event: NotificationEvent, description: string | null, at: Date): Promise<void> {
     await this.prisma.$transaction(async (tx) => {
       const row = await tx.oid4vciIssuance.update({ where: { notificationId }, data: { event, eventDescription: description, eventAt: at } });

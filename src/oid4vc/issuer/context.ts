@@ -20,6 +20,11 @@ export interface IssuerDeps {
   /** The service's public base URL (CREDGATE_PUBLIC_URL), without a trailing slash. */
   readonly publicUrl: string;
   readonly users: UserAuthenticator;
+  /**
+   * Told of every credential issued under a revoked offer (the Token Status List service flips
+   * its entries, as it does for revocations through the Family B and VC-API routes).
+   */
+  readonly revocations?: { credentialRevoked(tenantId: string, credentialId: string): Promise<void> };
 }
 
 /** The path every per-tenant issuer lives under: the credential issuer identifier is `${publicUrl}${ISSUER_PATH}/{slug}`. */

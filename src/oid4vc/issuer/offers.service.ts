@@ -174,11 +174,24 @@ export class CredentialOffersService {
     return { items: items.map(viewOf), hasMore, next: hasMore ? (items[items.length - 1]?.id ?? null) : null };
   }
 
-  /** Revokes an offer: its codes and tokens stop working at once. Revoking twice is a 409. */
+  /**
+   * Revokes an offer: its codes and tokens stop working at once, and every credential already
+   * issued under it is revoked in its status list (an operator withdrawing an offer withdraws what
+   * it produced). Revoking twice is a 409.
+   */
   async revoke(actor: Actor, id: string): Promise<OfferView> {
     await this.find(actor, id);
     const o = await this.rt.deps.store.revokeOffer(actor.tenantId, id, this.rt.now());
     if (!o) throw new AppError('CONFLICT', 'the offer is already revoked');
+    const listener = this.rt.deps.revocations;
+    if (listener) {
+      // After the offer's own revocation committed; idempotent, so a retry of a failed flip completes it.
+      for (const issuance of await this.rt.deps.store.issuancesOf(id)) {
+        for (const ref of issuance.credentialRefs) {
+          if (typeof ref['credentialId'] === 'string') await listener.credentialRevoked(actor.tenantId, ref['credentialId']);
+        }
+      }
+    }
     return viewOf(o);
   }
 

@@ -117,6 +117,8 @@ export interface Oid4vciStore {
   /** Marks a deferred transaction delivered (once); false when it was already. */
   completeDeferred(transactionIdHash: string, refs: readonly CredentialRef[], at: Date): Promise<boolean>;
   findIssuance(notificationId: string): Promise<IssuanceRecord | null>;
+  /** Every credential response recorded under an offer (what a revocation of the offer must reach). */
+  issuancesOf(offerId: string): Promise<IssuanceRecord[]>;
   recordNotification(notificationId: string, event: NotificationEvent, description: string | null, at: Date): Promise<void>;
   /** Deletes expired nonces and DPoP proofs (called now and then by the service). */
   sweep(now: Date): Promise<void>;
