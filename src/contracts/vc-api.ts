@@ -161,7 +161,6 @@ export const vcDeriveCredential = op('post', p('/credentials/derive'), 'vcApiDer
   scopes: ['holder', 'issuer'],
   body: { schema: DeriveBody, example: { verifiableCredential: vcExample, options: { selectivePointers: ['/credentialSubject/alumniOf'] } } },
   responses: { 201: { description: 'the derived credential', schema: Type.Object({ verifiableCredential: JsonObject }), example: { verifiableCredential: credentialExample } } },
-  rateLimited: true,
 });
 
 export const vcVerifyCredential = op('post', p('/credentials/verify'), 'vcApiVerifyCredential', {

@@ -17,11 +17,12 @@ export const ORACLE_FIELDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Mutations that hold no write slot: face work has its own fair queue, and Family B issuance and
+ * Mutations that hold no write slot: face work and bbs-2023 derivation (which writes nothing) have
+ * their own fair queues, and Family B issuance and
  * revocation batches take the tenant's slot per transaction (PrismaCredentialRepository), so the
  * request must not hold one while it waits for its batch.
  */
-const NOT_WRITES: ReadonlySet<string> = new Set(['createFaceTemplates', 'compareFaces', 'issueTemplateCredential', 'revokeTemplateCredential']);
+const NOT_WRITES: ReadonlySet<string> = new Set(['createFaceTemplates', 'compareFaces', 'issueTemplateCredential', 'revokeTemplateCredential', 'vcDeriveCredential']);
 
 /**
  * Traffic control for GraphQL, per root field (so 10 aliases of one oracle cost 10 hits): the

@@ -21,6 +21,8 @@ export const ROOT_FIELD_COSTS: Readonly<Record<string, number>> = {
   // W3C verification: the same work, plus outbound fetches bounded by the per-request budget.
   'Query.vcVerifyCredential': 300,
   'Query.vcVerifyPresentation': 300,
+  // bbs-2023 derivation: canonicalisation and a BBS proof over caller-supplied documents, in the BBS worker pool.
+  'Mutation.vcDeriveCredential': 300,
   // Issuance: unseal a key, canonicalise, sign, append to the log.
   'Mutation.issueCredential': 100,
   'Mutation.reissueCredential': 100,

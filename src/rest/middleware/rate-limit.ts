@@ -44,6 +44,8 @@ export function rateLimits(services: Services) {
   const base = services.vcApi.base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const oraclePaths = [...ORACLE_PATHS, new RegExp(`^${base}/(credentials|presentations)/verify/?$`, 'i')];
   const publicPaths = [...PUBLIC_PATHS, new RegExp(`^${base}/status-lists/[^/]+/?$`, 'i')];
+  // bbs-2023 derivation writes nothing and waits in the BBS worker pool's own fair queue.
+  const notWrites = [...NOT_WRITES, new RegExp(`^${base}/credentials/derive/?$`, 'i')];
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
       const path = req.path;
@@ -70,7 +72,7 @@ export function rateLimits(services: Services) {
       const oracle = oraclePaths.some((p) => p.test(path));
       if (oracle) await services.rateLimits.forApiKey(actor);
       const sequenced = SEQUENCED_WRITES.some((w) => w.method === req.method && w.path.test(path));
-      if (oracle || sequenced || NOT_WRITES.some((p) => p.test(path))) {
+      if (oracle || sequenced || notWrites.some((p) => p.test(path))) {
         runAsTenant(actor.tenantId, next);
         return;
       }
