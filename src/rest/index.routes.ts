@@ -5,6 +5,7 @@ import type { RouteTable } from './route-table';
 const CANDIDATES: readonly { readonly rel: string; readonly path: string; readonly title: string }[] = [
   { rel: 'graphql', path: '/graphql', title: 'GraphQL endpoint (a browser GET opens GraphiQL)' },
   { rel: 'docs', path: '/docs', title: 'API reference' },
+  { rel: 'wallets', path: '/wallets', title: 'Operator page: offer credentials to wallets and ask wallets for presentations by QR code' },
   { rel: 'openapi', path: '/openapi.json', title: 'OpenAPI document' },
   { rel: 'healthz', path: '/healthz', title: 'liveness probe' },
   { rel: 'readyz', path: '/readyz', title: 'readiness probe (database)' },

@@ -70,6 +70,11 @@ describe('the page is offline and under a CSP', () => {
     expect(foreign).toEqual([]);
   });
 
+  test('the service index links to the page, so an operator finds it from GET /', async () => {
+    const index = await request(server.baseUrl, 'GET', '/');
+    expect(index.json.links.wallets).toEqual({ href: '/wallets', title: expect.stringMatching(/QR code/) });
+  });
+
   test('the script puts what it receives on the page as text, never as HTML', async () => {
     const js = (await request(server.baseUrl, 'GET', '/wallets/assets/console.js')).text;
     expect(js).toMatch(/textContent/);
