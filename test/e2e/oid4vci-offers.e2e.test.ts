@@ -10,6 +10,7 @@ import { request } from '../support/http';
 import { schemaBody, unwrap } from '../support/family-a-fixtures';
 import { restFamilyA } from '../support/family-a-transports';
 import { offerTransports } from '../support/oid4vci-transports';
+import { FB_ATTRIBUTES, fbParty } from '../support/family-b-fixtures';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { PNG } = require('pngjs') as { PNG: { sync: { read(b: Buffer): { width: number; height: number; data: Buffer } } } };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -58,6 +59,18 @@ describe('issuer metadata is derived from what the tenant has', () => {
     const as = await request(server.baseUrl, 'GET', `/.well-known/oauth-authorization-server/oid4vc/${tenant}`);
     expect(as.status).toBe(200);
     expect(as.json).toMatchObject({ issuer, token_endpoint: `${issuer}/token`, pushed_authorization_request_endpoint: `${issuer}/par`, code_challenge_methods_supported: ['S256'], dpop_signing_alg_values_supported: ['ES256'] });
+  });
+
+  test('a Family B template is offered too: its configuration id, vct and claims come from the template', async () => {
+    const party = await fbParty(server, 'REST');
+    const templateId = party.template['templateId'] as string;
+    const id = `template.${templateId}.sd_jwt`;
+    const created = unwrap(await offerTransports(server)[0]!.create(party.keys.issuer, { credentialConfigurationIds: [id, `template.${templateId}.ldp_vc`], claims: { name: 'Grace' } }));
+    const issuer = created.credentialOffer['credential_issuer'] as string;
+    const meta = await request(server.baseUrl, 'GET', `/.well-known/openid-credential-issuer${new URL(issuer).pathname}`);
+    expect(meta.json.credential_configurations_supported[id]).toMatchObject({ format: 'dc+sd-jwt', vct: `${issuer}/vct/${id}` });
+    const claims = meta.json.credential_configurations_supported[id].credential_metadata.claims.map((c: { path: string[] }) => c.path[0]);
+    expect(claims).toEqual(FB_ATTRIBUTES.map((a) => a.attributeName));
   });
 
   test('an unknown tenant has no issuer (404, OAuth error body)', async () => {
