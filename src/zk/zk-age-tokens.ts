@@ -71,6 +71,17 @@ export class ZkAgeTokens {
     return { attributes, messages };
   }
 
+  /**
+   * The issuer's BBS signature over a credential's messages, valid through `validUntilDay`: what a
+   * non-custodial holder needs to prove locally (the SDK's proveZkAge). Signing only credentials
+   * that are issued, for a short validity, is what makes revocation reach such holders.
+   */
+  async issueSignature(actorTenantId: string, issuer: ZkIssuer, credential: ZkCredential, validUntilDay: number): Promise<{ signature: Uint8Array; publicKey: Uint8Array }> {
+    const seed = await this.custody.use(issuer.tenantId, issuer.managedKeyId, (sk) => bbsSeed(sk, issuer.did));
+    const { messages } = this.messagesOf(credential, validUntilDay);
+    return { signature: await this.engine.sign(actorTenantId, seed, messages), publicKey: await this.engine.publicKey(actorTenantId, seed) };
+  }
+
   async create(input: { actorTenantId: string; issuer: ZkIssuer; credential: ZkCredential; attribute: string; age: number; challenge: VerifierChallenge; now: Date }): Promise<{ zkpToken: string; statement: ZkAgeStatement; publicKey: Uint8Array }> {
     const birth = input.credential.subject[input.attribute];
     if (typeof birth !== 'string') throw new AppError('INVALID_INPUT', `attribute ${input.attribute} holds no date`, [{ field: 'attribute', message: 'not a date attribute' }]);

@@ -1,0 +1,110 @@
+// Lives in src/sdk so the SDK package (compiled from src/sdk alone) ships the very source the service's workers run.
+/**
+ * The BBS + Bulletproofs++ operations, as JavaScript source. It is a string for the same reason as
+ * the canonicalisation and face workers (src/canon/canon-worker.ts): a worker started with
+ * `{ eval: true }` runs it unchanged from dist/ and under jest, and it requires nothing by bare name
+ * (the caller passes the absolute path of @docknetwork/crypto-wasm-ts). The same source is also
+ * evaluated in-thread by the SDK's local `proveZkAge` helper (zk-age.ts), so the service and a non-custodial holder
+ * build byte-identical proof specs: a proof made on either side verifies on the other.
+ *
+ * `makeZkCore(z)` takes the initialised crypto-wasm-ts module and returns plain functions over
+ * Uint8Arrays (structured-cloneable in and out):
+ *   publicKey({ secretSeed })                                   -> Uint8Array (BBS G2 public key)
+ *   sign({ secretSeed, messages })                              -> Uint8Array (BBS signature)
+ *   prove({ signature, publicKey, messages, ranges, context, nonce }) -> Uint8Array (composite proof)
+ *   verify({ proof, publicKey, messageCount, ranges, context, nonce }) -> boolean
+ * A message is { n: number } (a non-negative safe integer, range-provable) or { b: Uint8Array }
+ * (opaque bytes, hashed to a scalar). A range is { index, min, max } meaning min <= m < max.
+ * Every message stays hidden: the verifier's statements reveal none (an empty revealed map).
+ */
+export const ZK_CORE_SOURCE = `
+function makeZkCore(z) {
+  const te = new TextEncoder();
+  // Fixed, public labels: prover and verifier derive the same generators with no setup ceremony.
+  const SIG_LABEL = te.encode('credgate/zk/bbs-signature-params/v1');
+  const BPP_LABEL = te.encode('credgate/zk/bulletproofs-pp/v1');
+  let bpp;
+  const bppParams = () => (bpp = bpp || new z.BoundCheckBppParams(BPP_LABEL).decompress());
+  const sigParams = (count) => z.BBSSignatureParams.generate(count, SIG_LABEL);
+  const encode = (m) => (typeof m.n === 'number' ? z.MessageEncoder.encodePositiveNumberForSigning(m.n) : z.MessageEncoder.encodeMessageForSigning(m.b));
+  const secretKey = (seed) => z.BBSSecretKey.generate(seed);
+
+  function spec(params, publicKey, ranges, context, prover) {
+    const statements = new z.Statements();
+    const sig = prover
+      ? z.Statement.bbsSignatureProverConstantTime(params, new Map(), false)
+      : z.Statement.bbsSignatureVerifierConstantTime(params, new z.BBSPublicKey(publicKey), new Map(), false);
+    statements.add(sig);
+    const metas = new z.MetaStatements();
+    for (const r of ranges) {
+      const s = statements.add(z.Statement.boundCheckBpp(r.min, r.max, bppParams()));
+      // The bounded value IS the signed message: equality of witnesses ties them together.
+      const eq = new z.WitnessEqualityMetaStatement();
+      eq.addWitnessRef(0, r.index);
+      eq.addWitnessRef(s, 0);
+      metas.add(z.MetaStatement.witnessEquality(eq));
+    }
+    return new z.ProofSpec(statements, metas, [], context);
+  }
+
+  return {
+    publicKey({ secretSeed }) {
+      return secretKey(secretSeed).generatePublicKey(sigParams(1)).bytes;
+    },
+    sign({ secretSeed, messages }) {
+      const params = sigParams(messages.length);
+      return z.BBSSignature.generate(messages.map(encode), secretKey(secretSeed), params, false).bytes;
+    },
+    prove({ signature, publicKey, messages, ranges, context, nonce }) {
+      const params = sigParams(messages.length);
+      const encoded = messages.map(encode);
+      const sig = new z.BBSSignature(signature);
+      // A signature that does not verify would make a proof that fails later; refuse it here.
+      if (!sig.verify(encoded, new z.BBSPublicKey(publicKey), params, false).verified) throw new Error('SIGNATURE_INVALID');
+      for (const r of ranges) {
+        const m = messages[r.index];
+        if (!m || typeof m.n !== 'number' || m.n < r.min || m.n >= r.max) throw new Error('PREDICATE_FALSE');
+      }
+      const witnesses = new z.Witnesses();
+      witnesses.add(z.Witness.bbsSignatureConstantTime(sig, new Map(encoded.map((m, i) => [i, m])), false));
+      for (const r of ranges) witnesses.add(z.Witness.boundCheckBpp(encoded[r.index]));
+      return z.CompositeProof.generate(spec(params, publicKey, ranges, context, true), witnesses, nonce).bytes;
+    },
+    verify({ proof, publicKey, messageCount, ranges, context, nonce }) {
+      try {
+        const params = sigParams(messageCount);
+        return new z.CompositeProof(proof).verify(spec(params, publicKey, ranges, context, false), nonce).verified === true;
+      } catch (e) {
+        // Bytes that do not even parse as a proof (or a key that is not a G2 point) do not verify.
+        return false;
+      }
+    },
+  };
+}
+`;
+
+export interface ZkMessage {
+  readonly n?: number;
+  readonly b?: Uint8Array;
+}
+
+/** min <= messages[index] < max, proven without revealing the message. */
+export interface ZkRange {
+  readonly index: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+export interface ZkCore {
+  publicKey(input: { secretSeed: Uint8Array }): Uint8Array;
+  sign(input: { secretSeed: Uint8Array; messages: readonly ZkMessage[] }): Uint8Array;
+  prove(input: { signature: Uint8Array; publicKey: Uint8Array; messages: readonly ZkMessage[]; ranges: readonly ZkRange[]; context: Uint8Array; nonce: Uint8Array }): Uint8Array;
+  verify(input: { proof: Uint8Array; publicKey: Uint8Array; messageCount: number; ranges: readonly ZkRange[]; context: Uint8Array; nonce: Uint8Array }): boolean;
+}
+
+/** Builds the core in this thread from an initialised crypto-wasm-ts module (the SDK helper, unit tests). */
+export function zkCoreOf(cryptoWasm: unknown): ZkCore {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the one shared source, see above
+  const make = new Function(`${ZK_CORE_SOURCE}; return makeZkCore;`)() as (z: unknown) => ZkCore;
+  return make(cryptoWasm);
+}
