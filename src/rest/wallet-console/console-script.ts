@@ -112,7 +112,9 @@ export const CONSOLE_JS = `'use strict';
       presets.appendChild(option('', '(write your own)'));
       configurations.forEach(function (c, i) {
         select.appendChild(option(String(i), c.name + ' (' + c.format + ')'));
-        if (c.format === 'dc+sd-jwt' || c.format === 'mso_mdoc') presets.appendChild(option(String(i), c.name + ' (' + c.format + ')'));
+        // A DCQL preset needs what the query names the credential by: its vct or its doctype (the
+        // configuration carries one when its format can be presented; the page never decides by format name).
+        if (c.vct || c.doctype) presets.appendChild(option(String(i), c.name + ' (' + c.format + ')'));
       });
       select.disabled = configurations.length === 0;
       text('configurations-status', configurations.length + ' credential configuration(s) of ' + (answer && answer.credentialIssuer));
@@ -159,7 +161,7 @@ export const CONSOLE_JS = `'use strict';
     var c = configurations[Number(this.value)];
     if (!this.value || !c) return;
     var query = { id: 'credential', format: c.format, claims: c.claims.map(function (p) { return { path: p }; }) };
-    query.meta = c.format === 'mso_mdoc' ? { doctype_value: c.doctype } : { vct_values: [c.vct] };
+    query.meta = c.doctype ? { doctype_value: c.doctype } : { vct_values: [c.vct] };
     $('dcql-query').value = JSON.stringify({ credentials: [query] }, null, 2);
   });
 
