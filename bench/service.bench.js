@@ -17,7 +17,9 @@
  *
  * --quick: 1.5 s runs, one round, no 10^6 log (a smoke run). --only=: a comma list of operations
  * (faIssue, faVerify, fbIssue, fbVerify, vpCreate, vpVerify) and/or sections (matrix, prefill,
- * issuers, profile). --profile (or --only=profile): also run the server under --cpu-prof for one
+ * issuers, profile, wallets). wallets: the OID4VCI and OID4VP flows against the libraries alone
+ * (bench/oid4vc.bench.js, also `npm run bench:wallets`), run last with their own database and
+ * service; `--only=wallets` runs only them. --profile (or --only=profile): also run the server under --cpu-prof for one
  * Family B issue round and one verify round and summarise the top frames.
  * Results: a table on stdout (or JSON with --json) and bench/results/service-<date>.json;
  * `--report=<that file>` prints the tables of a saved run again.
@@ -49,7 +51,7 @@ const PREFILL_SIZES = QUICK ? [1e3, 1e5] : [1e3, 1e5, 1e6];
 const ISSUER_COUNTS = [1, 10, 100];
 
 const only = (args.only ?? '').split(',').filter(Boolean);
-const SECTIONS = ['matrix', 'prefill', 'issuers', 'profile'];
+const SECTIONS = ['matrix', 'prefill', 'issuers', 'profile', 'wallets'];
 const onlySections = only.filter((o) => SECTIONS.includes(o));
 const onlyOps = only.filter((o) => OPS.includes(o));
 const unknown = only.filter((o) => !SECTIONS.includes(o) && !OPS.includes(o));
@@ -400,5 +402,26 @@ function render(out) {
   return `${lines.join('\n')}\n`;
 }
 
-runOrReport(args, main, render);
+/**
+ * The wallet flows are their own benchmark (bench/oid4vc.bench.js, its own scratch database and
+ * service), run after this one so the two never load the machine at once. --quick bounds it too.
+ */
+function runWallets() {
+  const { spawn } = require('node:child_process');
+  const extra = [...(QUICK ? ['--flows=64', '--duration=5'] : []), ...(args.json === 'true' ? ['--json'] : [])];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(__dirname, 'oid4vc.bench.js'), ...extra], { stdio: 'inherit' });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bench: the wallet benchmark exited with ${code}`))));
+  });
+}
+
+/** --only=wallets alone skips this benchmark's own set-up (database, parties, Veramo). */
+async function all() {
+  const walletsOnly = onlyOps.length === 0 && onlySections.length > 0 && onlySections.every((s) => s === 'wallets');
+  if (!walletsOnly) await main();
+  if (runs('wallets')) await runWallets();
+}
+
+runOrReport(args, all, render);
 
