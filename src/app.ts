@@ -51,7 +51,7 @@ import { oauthRoutes } from './rest/oauth.routes';
 import { createOid4vpVerifier } from './oid4vc/verifier';
 import { createHttpStatusListTokenSource, statusListTokenSourceOptionsFromConfig } from './formats/token-status-list';
 import { oid4vpWalletRoutes } from './rest/oid4vp/wallet.routes';
-import { type Oid4vciIssuerServices, createOid4vciIssuer, credentialSources, ldpVcFormat, loginHintAuthenticator, noUserAuthentication, DEFAULT_OID4VCI_SETTINGS, sdJwtVcFormat } from './oid4vc/issuer';
+import { type Oid4vciIssuerServices, createOid4vciIssuer, credentialSources, ldpVcFormat, loginHintAuthenticator, mdocFormat, noUserAuthentication, DEFAULT_OID4VCI_SETTINGS, sdJwtVcFormat } from './oid4vc/issuer';
 import { PrismaOid4vciRepository } from './db/repositories/oid4vci.repository';
 import { oid4vciWalletRoutes } from './rest/oid4vci/wallet.routes';
 import { oid4vciOfferRoutes } from './rest/oid4vci/offers.routes';
@@ -287,6 +287,7 @@ export async function createCore(
       sources: credentialSources({ listTemplates: (t, page) => sourceTemplates.list(t, page), listSchemas: (t) => sourceSchemas.listByTenant(t) }),
       formats: [
         sdJwtVcFormat({ signerFor: (tenantId) => oid4vcKeys.signerFor(tenantId, 'oid4vci-issuer') }, () => clock.now(), services.tokenStatus),
+        mdocFormat({ signerFor: (tenantId) => oid4vcKeys.signerFor(tenantId, 'oid4vci-issuer') }, () => clock.now(), services.tokenStatus),
         ldpVcFormat({
           defaultIssuerDid: async (actor) => (await services.vcApi.issuers.defaultFor(actor)).did,
           issue: async (actor, credential) => (await services.vcApi.issuance.issue(actor, { kind: 'default' }, { credential })).verifiableCredential,

@@ -23,6 +23,9 @@ import { schemaBody, unwrap } from '../support/family-a-fixtures';
 import { type CreateOfferBody, type CreatedOffer, type OfferView, offerTransports } from '../support/oid4vci-transports';
 import { type WalletOutcome, runIssuanceWallet, runSphereonWallet, stepOf } from '../support/oid4vci-wallet';
 import { decodeLst, statusAt } from '../../src/formats/token-status-list';
+import { readIssuerSigned } from '../../src/formats/mdoc';
+import { restFamilyB } from '../support/family-b-transports';
+import { restTransport } from '../support/transports';
 
 jest.setTimeout(180_000);
 
@@ -178,6 +181,30 @@ describe('honest wallets receive credentials', () => {
     expect(sameKey(vc.payload.cnf.jwk, out.holderJwk!)).toBe(true);
     expect(vc.disclosed).toEqual({ name: 'Alice', email: 'alice@example.com', age: 30 });
     expect((await statusOf(o.id)).status).toBe('credential-issued');
+  });
+
+  test('mso_mdoc: a template whose attributes map onto the EU PID is offered as an mdoc; the wallet gets IssuerSigned bound to its key', async () => {
+    const endpoint = endpointAt(svc.url);
+    const slice = restTransport(endpoint, '');
+    const k = unwrap(await slice.generateKeypair(key));
+    const full = unwrap(await slice.createDid(key, { method: 'credgate', publicKey: k.publicKey })).document.id as string;
+    const attributes = ['familyName', 'givenName', 'birthDate', 'birthPlace', 'nationality', 'expiryDate', 'issuingAuthority', 'issuingCountry'].map((attributeName) => ({ attributeName, type: attributeName.endsWith('Date') ? 'date' : 'string', description: attributeName }));
+    const template = unwrap(await restFamilyB(endpoint).createTemplate(key, { templateName: 'Person ID', description: 'PID', issuer: full.slice(0, full.lastIndexOf(':')), attributes, expiration: { value: 1, unit: 'years' } })) as Record<string, any>;
+    const configurationId = `template.${template['templateId']}.mdoc`;
+    const meta = await request(svc.url, 'GET', `/.well-known/openid-credential-issuer/oid4vc/${TENANT}`);
+    expect(meta.json.credential_configurations_supported[configurationId]).toMatchObject({ format: 'mso_mdoc', doctype: 'eu.europa.ec.eudi.pid.1' });
+    expect(meta.json.credential_configurations_supported[configurationId].credential_metadata.claims[0].path).toEqual(['eu.europa.ec.eudi.pid.1', 'family_name']);
+    const claims = { familyName: 'Mustermann', givenName: 'Erika', birthDate: '1964-08-12', birthPlace: 'Berlin', nationality: ['DE'], expiryDate: '2031-01-01', issuingAuthority: 'Credgate Test', issuingCountry: 'DE' };
+    const o = await offer({ credentialConfigurationIds: [configurationId], claims });
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, txCode: o.txCode });
+    expect(stepOf(out, 'resolved')).toMatchObject({ format: 'mso_mdoc' });
+    expect(stepOf(out, 'credentials')).toMatchObject({ ok: true, count: 1 });
+    const mdoc = readIssuerSigned(out.credentials[0] as string);
+    expect(mdoc.docType).toBe('eu.europa.ec.eudi.pid.1');
+    expect(sameKey(mdoc.deviceKeyJwk!, out.holderJwks[0]!)).toBe(true);
+    expect(mdoc.claims['eu.europa.ec.eudi.pid.1']).toMatchObject({ family_name: 'Mustermann', given_name: 'Erika', birth_place: 'Berlin', issuing_country: 'DE' });
+    expect(mdoc.x5c.length).toBeGreaterThan(0);
+    expect(mdoc.status).toMatchObject({ uri: expect.stringContaining('/token-status-lists/'), idx: expect.any(Number) });
   });
 
   test('ldp_vc: a Data Integrity credential whose subject is the wallet key (did:jwk)', async () => {

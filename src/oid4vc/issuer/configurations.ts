@@ -56,23 +56,20 @@ export function deriveConfigurations(issuer: string, sources: readonly Credentia
       const specific = f.describe(source, { issuer, configurationId: id });
       if (!specific) continue;
       const name = source.kind === 'template' ? source.name : `${source.name} v${source.version}`;
-      out.push({
-        id,
+      // Defaults first; a format's own members (vct, doctype, its claim paths) take precedence.
+      const metadata: Record<string, unknown> = {
         format: f.format,
-        source,
-        metadata: {
-          format: f.format,
-          scope: id,
-          cryptographic_binding_methods_supported: ['jwk'],
-          credential_signing_alg_values_supported: f.format === 'mso_mdoc' ? [-7] : ['ES256'],
-          proof_types_supported: { jwt: { proof_signing_alg_values_supported: ['ES256'] } },
-          ...specific,
-          credential_metadata: {
-            display: [{ name, locale: 'en' }],
-            claims: source.attributes.map((a) => ({ path: f.format === 'mso_mdoc' ? [String(specific['doctype'] ?? ''), a] : [a], display: [{ name: a, locale: 'en' }] })),
-          },
+        scope: id,
+        cryptographic_binding_methods_supported: ['jwk'],
+        credential_signing_alg_values_supported: ['ES256'],
+        proof_types_supported: { jwt: { proof_signing_alg_values_supported: ['ES256'] } },
+        credential_metadata: {
+          display: [{ name, locale: 'en' }],
+          claims: source.attributes.map((a) => ({ path: [a], display: [{ name: a, locale: 'en' }] })),
         },
-      });
+        ...specific,
+      };
+      out.push({ id, format: f.format, source, metadata });
     }
   }
   return out;

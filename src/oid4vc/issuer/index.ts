@@ -49,3 +49,4 @@ export { sdJwtVcFormat } from './formats/sd-jwt-vc';
 export { ldpVcFormat } from './formats/ldp-vc';
 export { credentialSources } from './sources';
 export type { IssuerSigner, IssuerSignerSource } from './signer';
+export { mdocFormat } from './formats/mdoc';
