@@ -59,8 +59,15 @@ function makeZkCore(z) {
       const params = sigParams(messages.length);
       const encoded = messages.map(encode);
       const sig = new z.BBSSignature(signature);
-      // A signature that does not verify would make a proof that fails later; refuse it here.
-      if (!sig.verify(encoded, new z.BBSPublicKey(publicKey), params, false).verified) throw new Error('SIGNATURE_INVALID');
+      // A signature that does not verify (or does not even decode to a curve point) would make a
+      // proof that fails later; refuse it here.
+      let valid = false;
+      try {
+        valid = sig.verify(encoded, new z.BBSPublicKey(publicKey), params, false).verified === true;
+      } catch (e) {
+        valid = false;
+      }
+      if (!valid) throw new Error('SIGNATURE_INVALID');
       for (const r of ranges) {
         const m = messages[r.index];
         if (!m || typeof m.n !== 'number' || m.n < r.min || m.n >= r.max) throw new Error('PREDICATE_FALSE');
