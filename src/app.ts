@@ -295,6 +295,8 @@ export async function createCore(
       ],
       publicUrl: config.publicUrl,
       revocations: services.tokenStatus,
+      // Wallet attestations must chain to the same anchors as credential issuers (CREDGATE_OID4VC_TRUST_ANCHORS_FILE).
+      walletTrust: oid4vcKeys.issuerTrust(),
       users: oid4vciSettings.testLogin
         ? loginHintAuthenticator(async (tenantId, offerId) => {
             const sub = (await oid4vciStore.findOffer(tenantId, offerId))?.claims['sub'];

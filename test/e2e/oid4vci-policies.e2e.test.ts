@@ -93,4 +93,11 @@ describe('wallet attestation required', () => {
     expect(stepOf(out, 'token')).toMatchObject({ ok: false, status: 401, error: 'invalid_client' });
     expect(unwrap(await restOffers(endpointAt(d.svc.url)).get(d.key, o.id))).toMatchObject({ status: 'offered', locked: false });
   });
+
+  test('a self-signed wallet attestation (no chain to a trusted wallet provider) is invalid_client', async () => {
+    const o = await offerOn(d);
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, txCode: o.txCode, mode: 'self-signed-attestation' });
+    expect(stepOf(out, 'token')).toMatchObject({ ok: false, status: 401, error: 'invalid_client', description: expect.stringContaining('trusted wallet provider') });
+    expect(unwrap(await restOffers(endpointAt(d.svc.url)).get(d.key, o.id)).status).toBe('offered');
+  });
 });

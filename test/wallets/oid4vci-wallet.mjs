@@ -134,6 +134,18 @@ async function main() {
     const second = await raw(as.token_endpoint, { headers: { DPoP: dpopProof(dpopKey, { htm: 'POST', htu: as.token_endpoint, nonce: first.headers['dpop-nonce'] }) }, form });
     record('token-with-nonce', { ok: second.status === 200, status: second.status, error: second.body?.error, tokenType: second.body?.token_type ?? null });
     return;
+  } else if (mode === 'self-signed-attestation') {
+    // A wallet attestation anyone could make: signed by a key of the wallet's own (jwk, no x5c chain).
+    const provider = newKey();
+    const now = Math.floor(Date.now() / 1000);
+    const attestation = signCompact({ typ: 'oauth-client-attestation+jwt', alg: 'ES256', jwk: provider }, { iss: 'https://wallet-provider.example', sub: 'test-wallet', iat: now, exp: now + 600, cnf: { jwk: dpopKey } }, provider);
+    const pop = signCompact({ typ: 'oauth-client-attestation-pop+jwt', alg: 'ES256' }, { iss: 'test-wallet', aud: as.issuer, jti: randomUUID(), iat: now }, dpopKey);
+    const res = await raw(as.token_endpoint, {
+      headers: { DPoP: dpopProof(dpopKey, { htm: 'POST', htu: as.token_endpoint }), 'OAuth-Client-Attestation': attestation, 'OAuth-Client-Attestation-PoP': pop },
+      form: { grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': preAuthCode, ...(input.txCode ? { tx_code: input.txCode } : {}), client_id: 'test-wallet' },
+    });
+    record('token', { ok: res.status === 200, status: res.status, error: res.body?.error, description: res.body?.error_description });
+    return;
   } else if (mode === 'missing-tx-code') {
     // The client would not send this; the issuer must answer it without counting a failure.
     const res = await raw(as.token_endpoint, { headers: { DPoP: dpopProof(dpopKey, { htm: 'POST', htu: as.token_endpoint }) }, form: { grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': preAuthCode } });

@@ -25,6 +25,11 @@ export interface IssuerDeps {
    * its entries, as it does for revocations through the Family B and VC-API routes).
    */
   readonly revocations?: { credentialRevoked(tenantId: string, credentialId: string): Promise<void> };
+  /**
+   * Which wallet providers are trusted: a wallet attestation must carry an x5c chain this accepts
+   * (K's x5cTrust over the deployment's anchors). Without it no attestation is trusted.
+   */
+  readonly walletTrust?: (input: { x5c?: string[] }) => Promise<unknown>;
 }
 
 /** The path every per-tenant issuer lives under: the credential issuer identifier is `${publicUrl}${ISSUER_PATH}/{slug}`. */

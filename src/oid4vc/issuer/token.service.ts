@@ -23,6 +23,17 @@ export function withoutResource(body: Record<string, unknown>, issuer: string): 
   return rest;
 }
 
+/** The x5c header of a compact JWS, when it has a well-formed one. */
+function x5cOf(jwt: string): string[] | undefined {
+  try {
+    const header: unknown = JSON.parse(Buffer.from(jwt.split('.')[0] ?? '', 'base64url').toString('utf8'));
+    const x5c = typeof header === 'object' && header !== null ? (header as Record<string, unknown>)['x5c'] : undefined;
+    return Array.isArray(x5c) && x5c.length > 0 && x5c.every((c) => typeof c === 'string') ? (x5c as string[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Rethrows the library's protocol refusals as ours (same error code, same description). */
 function asOid4vci(e: unknown): never {
   if (e instanceof Oauth2ServerErrorResponseError) {
@@ -73,6 +84,16 @@ export class TokenService {
       return;
     }
     if (!attestation.clientAttestationPopJwt) throw new Oid4vciError('invalid_client', 'the wallet attestation needs its PoP (OAuth-Client-Attestation-PoP)', {}, 401);
+    // The attestation's signature proves nothing unless its signer is a wallet provider we trust:
+    // its x5c must chain to the deployment's anchors (a self-signed attestation is anyone's).
+    const x5c = x5cOf(attestation.clientAttestationJwt);
+    const trust = this.rt.deps.walletTrust;
+    if (!trust || !x5c) throw new Oid4vciError('invalid_client', 'the wallet attestation is not signed by a trusted wallet provider (x5c)', {}, 401);
+    try {
+      await trust({ x5c });
+    } catch {
+      throw new Oid4vciError('invalid_client', 'the wallet attestation is not signed by a trusted wallet provider (x5c)', {}, 401);
+    }
     try {
       await this.rt.as.verifyClientAttestation({
         authorizationServer: t.issuer,
