@@ -5,7 +5,7 @@
  * in-process with the libraries alone (bench/oid4vc-library.js: oid4vc-ts server classes, @sd-jwt,
  * dcql; no HTTP, no database), so the service's overhead per step is visible.
  *
- *   npm run bench:wallets                        # build, then the run (about 1 min on 2 cores)
+ *   npm run bench:wallets                        # build, then the run (about 2 min on 2 cores)
  *   node bench/oid4vc.bench.js [--flows=400] [--duration=20] [--concurrency=16] [--only=oid4vci,oid4vp] [--json]
  *   node bench/oid4vc.bench.js --report=bench/results/oid4vc-<date>.json
  *
@@ -15,7 +15,9 @@
  * encrypted response (SD-JWT VC + KB-JWT) → read the result. The service sends no Server-Timing,
  * so each step is timed on the client around its HTTP exchange (loopback, so the network adds
  * well under a millisecond); the wallet's own signing and encryption happen between steps and are
- * not counted on either side. Each side's run is bounded by --flows flows AND --duration seconds.
+ * not counted on either side. Each side runs at --concurrency wallets (bounded by --flows flows AND
+ * --duration seconds), then one wallet at a time (at most 100 flows, half the time): at 16 a step's
+ * latency is mostly queueing on 2 cores; with one wallet its p50 is the server's time for it.
  *
  * A scratch database on the PostgreSQL server of DATABASE_URL (dropped at the end), `node
  * dist/main.js` on a loopback port with rate limits off and a bench X.509 root: the service's
@@ -41,6 +43,8 @@ const library = require('./oid4vc-library');
 const CONCURRENCY = Number(args.concurrency ?? 16);
 const MAX_FLOWS = Number(args.flows ?? 400);
 const MAX_MS = Number(args.duration ?? 20) * 1000;
+/** The unloaded (one wallet) runs: enough flows for a p99, fewer than the loaded ones. */
+const SINGLE_FLOWS = Math.max(1, Math.min(MAX_FLOWS, 100));
 const FLOWS = ['oid4vci', 'oid4vp'];
 const only = (args.only ?? '').split(',').filter(Boolean);
 const unknownOnly = only.filter((o) => !FLOWS.includes(o));
@@ -179,7 +183,12 @@ async function holdings(issuer) {
   return { held: (w) => out[w % out.length], signer };
 }
 
-/** Runs one side's flow: a short warm-up, then the bounded measured run with the CPU of `pid` (server, or this process). */
+/**
+ * Runs one side's flow: a short warm-up, the bounded run at CONCURRENCY wallets (throughput, and
+ * latency with queueing), then one wallet at a time (SINGLE_FLOWS, half the time bound): unloaded,
+ * a step's p50 is the time the server spends on it. CPU is read from /proc of `pid` (the server,
+ * or this process for the library side, where it includes the wallet's own work).
+ */
 async function measure(label, flow, pid) {
   const warm = await runFlows({ concurrency: CONCURRENCY, maxFlows: CONCURRENCY * 2, maxMs: 5000, flow });
   if (warm.failures.length > 0) throw new Error(`${label}: warm-up failed: ${warm.failures[0]}`);
@@ -187,7 +196,8 @@ async function measure(label, flow, pid) {
   const run = await runFlows({ concurrency: CONCURRENCY, maxFlows: MAX_FLOWS, maxMs: MAX_MS, flow });
   const cpu = cpuMs(pid) - cpu0;
   const s = summarizeFlows(run);
-  return { ...s, cpuMsPerFlow: s.completed > 0 ? cpu / s.completed : NaN, elapsedMs: run.elapsedMs, loadavgAfter: loadavg() };
+  const single = summarizeFlows(await runFlows({ concurrency: 1, maxFlows: SINGLE_FLOWS, maxMs: MAX_MS / 2, flow }));
+  return { ...s, cpuMsPerFlow: s.completed > 0 ? cpu / s.completed : NaN, elapsedMs: run.elapsedMs, single, loadavgAfter: loadavg() };
 }
 
 async function main() {
@@ -241,7 +251,7 @@ async function main() {
       const credgate = await measure(`${name} Credgate`, sides[name].credgate, server.pid);
       const lib = await measure(`${name} library`, sides[name].library, process.pid);
       out.flows[name] = { credgate, library: lib };
-      log(`${name}: Credgate ${fmt(credgate.flowsPerSecond, 1)} flows/s (${credgate.completed} flows, ${credgate.failures} failed), library ${fmt(lib.flowsPerSecond, 1)} flows/s; load ${lib.loadavgAfter}`);
+      log(`${name}: Credgate ${fmt(credgate.flowsPerSecond, 1)} flows/s (${credgate.completed} flows, ${credgate.failures + credgate.single.failures} failed), library ${fmt(lib.flowsPerSecond, 1)} flows/s; load ${lib.loadavgAfter}`);
     }
     out.meta.loadavgAfter = loadavg();
     out.meta.wallSeconds = Math.round((Date.now() - started) / 1000);
@@ -275,6 +285,7 @@ function metaOf(env, loadavgBefore) {
     concurrency: CONCURRENCY,
     maxFlows: MAX_FLOWS,
     maxSeconds: MAX_MS / 1000,
+    singleFlows: SINGLE_FLOWS,
     loadavgBefore,
   };
 }
@@ -294,20 +305,24 @@ function render(out) {
   const p = (s = '') => lines.push(s);
   p(Object.entries(out.meta).map(([k, v]) => `${k}: ${v}`).join('\n'));
   p();
-  p(`| flow | step | Credgate p50 / p99 ms | library p50 / p99 ms | Credgate − library, p50 ms |`);
-  p('|---|---|---|---|---:|');
+  const c = out.meta.concurrency;
+  p(`| flow | step | Credgate p50 / p99 ms @${c} | library p50 / p99 ms @${c} | Credgate p50 / p99 ms @1 | library p50 / p99 ms @1 | Credgate − library, p50 ms @1 |`);
+  p('|---|---|---|---|---|---|---:|');
+  const pair = (r, d) => (r ? `${fmt(r.p50, d)} / ${fmt(r.p99, d)}` : '–');
   for (const [name, { credgate, library: lib }] of Object.entries(out.flows)) {
     for (const s of credgate.steps) {
       const l = lib.steps.find((x) => x.step === s.step);
-      p(`| ${name} | ${s.step} | ${fmt(s.p50, 1)} / ${fmt(s.p99, 1)} | ${fmt(l?.p50, 2)} / ${fmt(l?.p99, 2)} | ${fmt(s.p50 - (l?.p50 ?? NaN), 1)} |`);
+      const s1 = credgate.single?.steps.find((x) => x.step === s.step);
+      const l1 = lib.single?.steps.find((x) => x.step === s.step);
+      p(`| ${name} | ${s.step} | ${pair(s, 1)} | ${pair(l, 2)} | ${pair(s1, 1)} | ${pair(l1, 2)} | ${fmt((s1?.p50 ?? NaN) - (l1?.p50 ?? NaN), 1)} |`);
     }
-    p(`| ${name} | whole flow (with wallet work) | ${fmt(credgate.flow.p50, 1)} / ${fmt(credgate.flow.p99, 1)} | ${fmt(lib.flow.p50, 1)} / ${fmt(lib.flow.p99, 1)} | ${fmt(credgate.flow.p50 - lib.flow.p50, 1)} |`);
+    p(`| ${name} | whole flow (with wallet work) | ${pair(credgate.flow, 1)} | ${pair(lib.flow, 1)} | ${pair(credgate.single?.flow, 1)} | ${pair(lib.single?.flow, 1)} | ${fmt((credgate.single?.flow.p50 ?? NaN) - (lib.single?.flow.p50 ?? NaN), 1)} |`);
   }
   p();
-  p(`| flow | side | flows/s @${out.meta.concurrency} | flows | failures | CPU ms/flow (server, or the library's process) | load after |`);
-  p('|---|---|---:|---:|---:|---:|---|');
+  p(`| flow | side | flows/s @${c} | flows/s @1 | flows (@${c} + @1) | failures | CPU ms/flow @${c} (server, or the library's whole process) | load after |`);
+  p('|---|---|---:|---:|---:|---:|---:|---|');
   for (const [name, sides] of Object.entries(out.flows)) {
-    for (const [side, r] of Object.entries(sides)) p(`| ${name} | ${side === 'credgate' ? 'Credgate HTTP' : 'library in-process'} | ${fmt(r.flowsPerSecond, 1)} | ${r.completed} | ${r.failures} | ${fmt(r.cpuMsPerFlow, 2)} | ${r.loadavgAfter} |`);
+    for (const [side, r] of Object.entries(sides)) p(`| ${name} | ${side === 'credgate' ? 'Credgate HTTP' : 'library in-process'} | ${fmt(r.flowsPerSecond, 1)} | ${fmt(r.single?.flowsPerSecond, 1)} | ${r.completed} + ${r.single?.completed ?? 0} | ${r.failures + (r.single?.failures ?? 0)} | ${fmt(r.cpuMsPerFlow, 2)} | ${r.loadavgAfter} |`);
   }
   p();
   for (const [name, { credgate, library: lib }] of Object.entries(out.flows)) {
