@@ -70,7 +70,14 @@ describe('DPoP nonces and key attestation required', () => {
     // the attestation the metadata asks for: the wallet sends this one by hand.
     const out = await runIssuanceWallet({ offerUri: o.offerUri, txCode: o.txCode, mode: 'no-key-attestation' });
     expect(stepOf(out, 'token-type')).toMatchObject({ ok: true, tokenType: 'DPoP' });
-    expect(stepOf(out, 'credential')).toMatchObject({ ok: false, status: 400, error: 'invalid_proof' });
+    expect(stepOf(out, 'credential')).toMatchObject({ ok: false, status: 400, error: 'invalid_proof', description: expect.stringContaining('key attestation') });
+    expect(unwrap(await restOffers(endpointAt(d.svc.url)).get(d.key, o.id)).status).toBe('token-issued');
+  });
+
+  test('a self-signed key attestation (the wallet vouching for itself) is invalid_proof', async () => {
+    const o = await offerOn(d);
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, txCode: o.txCode, mode: 'self-signed-key-attestation' });
+    expect(stepOf(out, 'credential')).toMatchObject({ ok: false, status: 400, error: 'invalid_proof', description: expect.stringContaining('trusted wallet provider') });
     expect(unwrap(await restOffers(endpointAt(d.svc.url)).get(d.key, o.id)).status).toBe('token-issued');
   });
 });

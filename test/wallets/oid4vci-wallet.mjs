@@ -194,12 +194,21 @@ async function main() {
     dpop = { ...dpop, nonce: res.headers['dpop-nonce'] };
     return raw(credentialEndpoint, { headers: { Authorization: `DPoP ${accessToken}`, DPoP: dpopProof(dpopKey, { htm: 'POST', htu: credentialEndpoint, accessToken, nonce: dpop.nonce }) }, json: body });
   };
-  const note = (step, res) => record(step, { ok: res.status === 200, status: res.status, error: res.body?.error, wwwAuthenticate: res.headers['www-authenticate'] ?? null });
+  const note = (step, res) => record(step, { ok: res.status === 200, status: res.status, error: res.body?.error, description: res.body?.error_description ?? null, wwwAuthenticate: res.headers['www-authenticate'] ?? null });
 
   if (mode === 'replayed-nonce') {
     const n = await nonce();
     note('credential', await credentialRaw(bodyFor([keyProof(holder, { aud: issuer.credential_issuer, nonce: n })])));
     note('credential-same-nonce', await credentialRaw(bodyFor([keyProof(newKey(), { aud: issuer.credential_issuer, nonce: n })])));
+    return;
+  }
+  if (mode === 'self-signed-key-attestation') {
+    // A key attestation the wallet made for itself: signed by its own key, no chain to a provider.
+    const attester = newKey();
+    const n = await nonce();
+    const attestation = signCompact({ typ: 'key-attestation+jwt', alg: 'ES256', jwk: attester }, { iat: Math.floor(Date.now() / 1000), attested_keys: [holder], key_storage: ['iso_18045_high'], user_authentication: ['iso_18045_high'], nonce: n }, attester);
+    const proof = signCompact({ typ: 'openid4vci-proof+jwt', alg: 'ES256', jwk: holder, key_attestation: attestation }, { aud: issuer.credential_issuer, iat: Math.floor(Date.now() / 1000), nonce: n }, holder);
+    note('credential', await credentialRaw(bodyFor([proof])));
     return;
   }
   if (mode === 'no-key-attestation') {

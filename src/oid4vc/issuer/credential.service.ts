@@ -10,7 +10,7 @@ import type { WalletRequest } from './http-request';
 import { credentialIssuerMetadata } from './metadata';
 import type { CredentialRef, NotificationEvent, OfferRecord } from './ports';
 import { newSecret, secretHash } from './secrets';
-import { verifyKeyProof } from './key-proof';
+import { verifyKeyProof, x5cOfJwt } from './key-proof';
 
 type Credential = string | Record<string, unknown>;
 
@@ -140,6 +140,16 @@ export class CredentialService {
    */
   private async checkKeyAttestation(attestation: string | undefined, holderJwk: JsonWebKey, now: Date): Promise<void> {
     if (!attestation) throw new Oid4vciError('invalid_proof', 'a key attestation (key_attestation header) is required');
+    // Like wallet attestations: only a chain to the deployment's anchors makes the attestation
+    // someone's word about the key's storage (a self-signed one is the wallet vouching for itself).
+    const x5c = x5cOfJwt(attestation);
+    const trust = this.rt.deps.walletTrust;
+    if (!trust || !x5c) throw new Oid4vciError('invalid_proof', 'the key attestation is not signed by a trusted wallet provider (x5c)');
+    try {
+      await trust({ x5c });
+    } catch {
+      throw new Oid4vciError('invalid_proof', 'the key attestation is not signed by a trusted wallet provider (x5c)');
+    }
     let attested: readonly Record<string, unknown>[];
     try {
       const verified = await this.rt.vci.verifyCredentialRequestAttestationProof({ keyAttestationJwt: attestation, now } as never);

@@ -54,3 +54,14 @@ export function verifyKeyProof(jwt: string, expected: { readonly issuer: string;
   const attestation = header['key_attestation'];
   return { holderJwk: holderJwk as JsonWebKey, nonce, keyAttestation: typeof attestation === 'string' ? attestation : undefined };
 }
+
+/** The x5c header of a compact JWS, when it has a well-formed one (attestations name their signer so). */
+export function x5cOfJwt(jwt: string): string[] | undefined {
+  try {
+    const header: unknown = JSON.parse(Buffer.from(jwt.split('.')[0] ?? '', 'base64url').toString('utf8'));
+    const x5c = typeof header === 'object' && header !== null ? (header as Record<string, unknown>)['x5c'] : undefined;
+    return Array.isArray(x5c) && x5c.length > 0 && x5c.every((c) => typeof c === 'string') ? (x5c as string[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -5,6 +5,7 @@ import { Oid4vciError } from './errors';
 import type { WalletRequest } from './http-request';
 import { authorizationServerMetadata } from './metadata';
 import { newSecret, sameHash, secretHash } from './secrets';
+import { x5cOfJwt } from './key-proof';
 
 /** The token response (RFC 6749 §5.1, OID4VCI 1.0 §6.2). */
 export interface TokenResponse {
@@ -21,17 +22,6 @@ export function withoutResource(body: Record<string, unknown>, issuer: string): 
   const { resource, ...rest } = body;
   if (resource !== undefined && resource !== issuer) throw new Oid4vciError('invalid_target', 'resource must be this credential issuer');
   return rest;
-}
-
-/** The x5c header of a compact JWS, when it has a well-formed one. */
-function x5cOf(jwt: string): string[] | undefined {
-  try {
-    const header: unknown = JSON.parse(Buffer.from(jwt.split('.')[0] ?? '', 'base64url').toString('utf8'));
-    const x5c = typeof header === 'object' && header !== null ? (header as Record<string, unknown>)['x5c'] : undefined;
-    return Array.isArray(x5c) && x5c.length > 0 && x5c.every((c) => typeof c === 'string') ? (x5c as string[]) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Rethrows the library's protocol refusals as ours (same error code, same description). */
@@ -86,7 +76,7 @@ export class TokenService {
     if (!attestation.clientAttestationPopJwt) throw new Oid4vciError('invalid_client', 'the wallet attestation needs its PoP (OAuth-Client-Attestation-PoP)', {}, 401);
     // The attestation's signature proves nothing unless its signer is a wallet provider we trust:
     // its x5c must chain to the deployment's anchors (a self-signed attestation is anyone's).
-    const x5c = x5cOf(attestation.clientAttestationJwt);
+    const x5c = x5cOfJwt(attestation.clientAttestationJwt);
     const trust = this.rt.deps.walletTrust;
     if (!trust || !x5c) throw new Oid4vciError('invalid_client', 'the wallet attestation is not signed by a trusted wallet provider (x5c)', {}, 401);
     try {
