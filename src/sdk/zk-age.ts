@@ -40,7 +40,7 @@ export interface ZkAgeToken {
   readonly proofSystem: 'bbs-bulletproofs';
 }
 
-export type ZkAgeVerification = { readonly verified: true; readonly issuer: string } | { readonly verified: false; readonly reason: string };
+export type ZkAgeVerification = { readonly verified: true; readonly issuer: string; readonly pseudonym?: string } | { readonly verified: false; readonly reason: string };
 
 const OFFSET = 2 ** 50;
 const TOP = 2 ** 51;
@@ -107,7 +107,10 @@ interface Statement {
   condition: { age: number };
   evaluatedAt: string;
   verifier: { id: string; nonce: string };
+  pseudonym?: string;
 }
+
+const scopeOf = (verifierId: string): Uint8Array => utf8(`credgate/zk/pseudonym/v1\n${verifierId}`);
 
 function ranges(s: Statement): ZkRange[] {
   const at = new Date(s.evaluatedAt);
@@ -126,7 +129,7 @@ function nonceOf(c: ZkVerifierChallenge, evaluatedAt: string): Uint8Array {
  * birth date of someone at least `age` years old at `now`, for this verifier's challenge. Throws
  * when the statement is false or the signature does not verify: a false statement has no proof.
  */
-export async function proveZkAge(credential: ZkAgeCredential, request: { attribute: string; age: number; verifierChallenge: ZkVerifierChallenge; now?: Date }): Promise<ZkAgeToken> {
+export async function proveZkAge(credential: ZkAgeCredential, request: { attribute: string; age: number; verifierChallenge: ZkVerifierChallenge; now?: Date; pseudonym?: boolean }): Promise<ZkAgeToken> {
   const now = request.now ?? new Date();
   const sorted = [...credential.attributes].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const statement: Statement = {
@@ -142,6 +145,9 @@ export async function proveZkAge(credential: ZkAgeCredential, request: { attribu
   if (!statement.attributes.includes(request.attribute)) throw new Error(`the credential has no attribute ${request.attribute}`);
   const messages: ZkMessage[] = [{ b: utf8(credential.credentialId) }, { n: OFFSET + credential.validUntilDay }, ...sorted.map((a) => message(a.type, a.value))];
   const c = await core();
+  const scope = scopeOf(request.verifierChallenge.verifierId);
+  const pseudonym = request.pseudonym ? c.pseudonym({ scope, messages }) : undefined;
+  if (pseudonym) statement.pseudonym = Buffer.from(pseudonym).toString('base64');
   const proof = c.prove({
     signature: new Uint8Array(Buffer.from(credential.signature, 'base64')),
     publicKey: new Uint8Array(Buffer.from(credential.issuerPublicKey, 'hex')),
@@ -149,6 +155,7 @@ export async function proveZkAge(credential: ZkAgeCredential, request: { attribu
     ranges: ranges(statement),
     context: utf8(jcs(statement)),
     nonce: nonceOf(request.verifierChallenge, statement.evaluatedAt),
+    ...(pseudonym ? { pseudonym: { scope, value: pseudonym } } : {}),
   });
   const zkpToken = Buffer.from(jcs({ proof: Buffer.from(proof).toString('base64'), statement }), 'utf8').toString('hex');
   return { zkpToken, zkpData: { condition: { age: request.age }, conditionMet: true }, publicKey: credential.issuerPublicKey.toLowerCase(), proofSystem: 'bbs-bulletproofs' };
@@ -180,6 +187,7 @@ export async function verifyZkAge(zkpToken: string, expected: { issuerPublicKey:
     ranges: ranges(s),
     context: utf8(jcs(s)),
     nonce: nonceOf(expected.verifierChallenge, s.evaluatedAt),
+    ...(typeof s.pseudonym === 'string' ? { pseudonym: { scope: scopeOf(s.verifier.id), value: new Uint8Array(Buffer.from(s.pseudonym, 'base64')) } } : {}),
   });
-  return ok ? { verified: true, issuer: s.issuer } : { verified: false, reason: 'the proof does not verify' };
+  return ok ? { verified: true, issuer: s.issuer, ...(typeof s.pseudonym === 'string' ? { pseudonym: s.pseudonym } : {}) } : { verified: false, reason: 'the proof does not verify' };
 }

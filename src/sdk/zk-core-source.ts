@@ -29,13 +29,28 @@ function makeZkCore(z) {
   const encode = (m) => (typeof m.n === 'number' ? z.MessageEncoder.encodePositiveNumberForSigning(m.n) : z.MessageEncoder.encodeMessageForSigning(m.b));
   const secretKey = (seed) => z.BBSSecretKey.generate(seed);
 
-  function spec(params, publicKey, ranges, context, prover) {
+  // Per-verifier pseudonym: bases derived from the verifier's scope, bound to message 0 (the
+  // credential id), so one credential shows one stable pseudonym per verifier and unrelated ones
+  // to different verifiers.
+  const pseudonymBases = (scope) => z.PseudonymBases.generateBasesForAttributes(1, scope);
+
+  function spec(params, publicKey, ranges, context, prover, pseudonym) {
     const statements = new z.Statements();
     const sig = prover
       ? z.Statement.bbsSignatureProverConstantTime(params, new Map(), false)
       : z.Statement.bbsSignatureVerifierConstantTime(params, new z.BBSPublicKey(publicKey), new Map(), false);
     statements.add(sig);
     const metas = new z.MetaStatements();
+    if (pseudonym) {
+      const bases = pseudonymBases(pseudonym.scope);
+      const s = statements.add(
+        prover ? z.Statement.attributeBoundPseudonym(new z.Pseudonym(pseudonym.value), bases) : z.Statement.attributeBoundPseudonymVerifier(pseudonym.value, bases),
+      );
+      const eq = new z.WitnessEqualityMetaStatement();
+      eq.addWitnessRef(0, 0);
+      eq.addWitnessRef(s, 0);
+      metas.add(z.MetaStatement.witnessEquality(eq));
+    }
     for (const r of ranges) {
       const s = statements.add(z.Statement.boundCheckBpp(r.min, r.max, bppParams()));
       // The bounded value IS the signed message: equality of witnesses ties them together.
@@ -55,7 +70,10 @@ function makeZkCore(z) {
       const params = sigParams(messages.length);
       return z.BBSSignature.generate(messages.map(encode), secretKey(secretSeed), params, false).bytes;
     },
-    prove({ signature, publicKey, messages, ranges, context, nonce }) {
+    pseudonym({ scope, messages }) {
+      return z.AttributeBoundPseudonym.new(pseudonymBases(scope), [encode(messages[0])]).bytes;
+    },
+    prove({ signature, publicKey, messages, ranges, context, nonce, pseudonym }) {
       const params = sigParams(messages.length);
       const encoded = messages.map(encode);
       const sig = new z.BBSSignature(signature);
@@ -74,13 +92,14 @@ function makeZkCore(z) {
       }
       const witnesses = new z.Witnesses();
       witnesses.add(z.Witness.bbsSignatureConstantTime(sig, new Map(encoded.map((m, i) => [i, m])), false));
+      if (pseudonym) witnesses.add(z.Witness.attributeBoundPseudonym([encoded[0]]));
       for (const r of ranges) witnesses.add(z.Witness.boundCheckBpp(encoded[r.index]));
-      return z.CompositeProof.generate(spec(params, publicKey, ranges, context, true), witnesses, nonce).bytes;
+      return z.CompositeProof.generate(spec(params, publicKey, ranges, context, true, pseudonym), witnesses, nonce).bytes;
     },
-    verify({ proof, publicKey, messageCount, ranges, context, nonce }) {
+    verify({ proof, publicKey, messageCount, ranges, context, nonce, pseudonym }) {
       try {
         const params = sigParams(messageCount);
-        return new z.CompositeProof(proof).verify(spec(params, publicKey, ranges, context, false), nonce).verified === true;
+        return new z.CompositeProof(proof).verify(spec(params, publicKey, ranges, context, false, pseudonym), nonce).verified === true;
       } catch (e) {
         // Bytes that do not even parse as a proof (or a key that is not a G2 point) do not verify.
         return false;
@@ -102,11 +121,18 @@ export interface ZkRange {
   readonly max: number;
 }
 
+/** A per-verifier pseudonym: `value` = the pseudonym of message 0 under bases derived from `scope`. */
+export interface ZkPseudonym {
+  readonly scope: Uint8Array;
+  readonly value: Uint8Array;
+}
+
 export interface ZkCore {
   publicKey(input: { secretSeed: Uint8Array }): Uint8Array;
+  pseudonym(input: { scope: Uint8Array; messages: readonly ZkMessage[] }): Uint8Array;
   sign(input: { secretSeed: Uint8Array; messages: readonly ZkMessage[] }): Uint8Array;
-  prove(input: { signature: Uint8Array; publicKey: Uint8Array; messages: readonly ZkMessage[]; ranges: readonly ZkRange[]; context: Uint8Array; nonce: Uint8Array }): Uint8Array;
-  verify(input: { proof: Uint8Array; publicKey: Uint8Array; messageCount: number; ranges: readonly ZkRange[]; context: Uint8Array; nonce: Uint8Array }): boolean;
+  prove(input: { signature: Uint8Array; publicKey: Uint8Array; messages: readonly ZkMessage[]; ranges: readonly ZkRange[]; context: Uint8Array; nonce: Uint8Array; pseudonym?: ZkPseudonym }): Uint8Array;
+  verify(input: { proof: Uint8Array; publicKey: Uint8Array; messageCount: number; ranges: readonly ZkRange[]; context: Uint8Array; nonce: Uint8Array; pseudonym?: ZkPseudonym }): boolean;
 }
 
 /** Builds the core in this thread from an initialised crypto-wasm-ts module (the SDK helper, unit tests). */

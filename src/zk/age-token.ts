@@ -39,7 +39,16 @@ export interface ZkAgeStatement {
   /** RFC 3339 instant the condition was evaluated at (Date#toISOString). */
   evaluatedAt: string;
   verifier: { id: string; nonce: string };
+  /**
+   * Optional per-verifier pseudonym (base64): derived from the hidden credential id under bases from
+   * the verifier id, so the same credential shows this verifier the same value every time and other
+   * verifiers unrelated ones. Proven, not just claimed.
+   */
+  pseudonym?: string;
 }
+
+/** The pseudonym scope of a verifier (domain-separated). */
+export const pseudonymScope = (verifierId: string): Uint8Array => new TextEncoder().encode(`credgate/zk/pseudonym/v1\n${verifierId}`);
 
 export interface ZkAgeToken {
   statement: ZkAgeStatement;
@@ -65,7 +74,9 @@ const isInstant = (v: unknown): v is string => typeof v === 'string' && Number.i
 const shortString = (v: unknown, max = 512): v is string => typeof v === 'string' && v.length > 0 && v.length <= max;
 
 function isStatement(v: unknown): v is ZkAgeStatement {
-  if (!isRecord(v) || !exactKeys(v, ['v', 'proofSystem', 'issuer', 'attributes', 'attribute', 'condition', 'evaluatedAt', 'verifier'])) return false;
+  const keys = ['v', 'proofSystem', 'issuer', 'attributes', 'attribute', 'condition', 'evaluatedAt', 'verifier'];
+  if (!isRecord(v) || !exactKeys(v, Object.hasOwn(v, 'pseudonym') ? [...keys, 'pseudonym'] : keys)) return false;
+  if (Object.hasOwn(v, 'pseudonym') && (typeof v['pseudonym'] !== 'string' || !/^[A-Za-z0-9+/]{64}$/.test(v['pseudonym']))) return false;
   if (v['v'] !== ZK_STATEMENT_VERSION || v['proofSystem'] !== 'bbs-bulletproofs' || !shortString(v['issuer']) || !shortString(v['attribute'], 128)) return false;
   const attrs = v['attributes'];
   if (!Array.isArray(attrs) || attrs.length === 0 || attrs.length > MAX_ZK_ATTRIBUTES || !attrs.every((a) => shortString(a, 128))) return false;

@@ -4,7 +4,7 @@ import { canonicalBytes } from '../domain/canonical';
 import type { KeyCustody } from '../domain/ports';
 import { type CalendarDate, parseDateValue } from '../domain/templates/date-values';
 import { calculateAge } from '../domain/zkp-tokens/age';
-import { type ZkAgeStatement, FIXED_MESSAGES, MAX_ZK_ATTRIBUTES, agePredicateRanges, decodeZkToken, encodeZkToken, statementContext, statementProblem } from './age-token';
+import { type ZkAgeStatement, FIXED_MESSAGES, MAX_ZK_ATTRIBUTES, agePredicateRanges, decodeZkToken, encodeZkToken, pseudonymScope, statementContext, statementProblem } from './age-token';
 import { type VerifierChallenge, proofNonce } from './challenge';
 import type { ZkMessage, ZkRange } from './core-source';
 import { bytesMessage, dayNumber, encodeInteger, inProvableRange, numberMessage, utcDayOf } from './encoding';
@@ -82,7 +82,7 @@ export class ZkAgeTokens {
     return { signature: await this.engine.sign(actorTenantId, seed, messages), publicKey: await this.engine.publicKey(actorTenantId, seed) };
   }
 
-  async create(input: { actorTenantId: string; issuer: ZkIssuer; credential: ZkCredential; attribute: string; age: number; challenge: VerifierChallenge; now: Date }): Promise<{ zkpToken: string; statement: ZkAgeStatement; publicKey: Uint8Array }> {
+  async create(input: { actorTenantId: string; issuer: ZkIssuer; credential: ZkCredential; attribute: string; age: number; challenge: VerifierChallenge; now: Date; pseudonym?: boolean }): Promise<{ zkpToken: string; statement: ZkAgeStatement; publicKey: Uint8Array }> {
     const birth = input.credential.subject[input.attribute];
     if (typeof birth !== 'string') throw new AppError('INVALID_INPUT', `attribute ${input.attribute} holds no date`, [{ field: 'attribute', message: 'not a date attribute' }]);
     // Refused before any cryptography: a false statement has no proof, and trying would only burn a worker.
@@ -99,6 +99,9 @@ export class ZkAgeTokens {
       evaluatedAt: input.now.toISOString(),
       verifier: { id: input.challenge.verifierId, nonce: input.challenge.nonce },
     };
+    const scope = pseudonymScope(input.challenge.verifierId);
+    const pseudonym = input.pseudonym ? await this.engine.pseudonym(input.actorTenantId, scope, messages) : undefined;
+    if (pseudonym) statement.pseudonym = Buffer.from(pseudonym).toString('base64');
     const publicKey = await this.engine.publicKey(input.actorTenantId, seed);
     const signature = await this.engine.sign(input.actorTenantId, seed, messages);
     const proof = await this.engine.prove(input.actorTenantId, {
@@ -108,6 +111,7 @@ export class ZkAgeTokens {
       ranges: agePredicateRanges(statement),
       context: statementContext(statement),
       nonce: proofNonce(input.challenge, statement.evaluatedAt),
+      ...(pseudonym ? { pseudonym: { scope, value: pseudonym } } : {}),
     });
     return { zkpToken: encodeZkToken({ statement, proof }), statement, publicKey };
   }
@@ -133,6 +137,7 @@ export class ZkAgeTokens {
       ranges: agePredicateRanges(s),
       context: statementContext(s),
       nonce: proofNonce(input.challenge, s.evaluatedAt),
+      ...(s.pseudonym !== undefined ? { pseudonym: { scope: pseudonymScope(s.verifier.id), value: new Uint8Array(Buffer.from(s.pseudonym, 'base64')) } } : {}),
     });
     return verified ? { ok: true, statement: s } : { ok: false, reason: 'the proof does not verify' };
   }

@@ -1,6 +1,6 @@
 import { AppError, RetryLaterError, isRetryLater } from '../errors';
 import { FairScheduler } from '../biometrics/fair-scheduler';
-import type { ZkMessage, ZkRange } from './core-source';
+import type { ZkMessage, ZkPseudonym, ZkRange } from './core-source';
 import { ZkJobFailure, ZkWorkerPool } from './zk-pool';
 import type { ZkOp } from './zk-worker';
 
@@ -71,11 +71,16 @@ export class ZkEngine {
     return this.run(tenant, 'sign', { secretSeed, messages }) as Promise<Uint8Array>;
   }
 
-  prove(tenant: string, input: { signature: Uint8Array; publicKey: Uint8Array; messages: readonly ZkMessage[]; ranges: readonly ZkRange[]; context: Uint8Array; nonce: Uint8Array }): Promise<Uint8Array> {
+  /** The per-verifier pseudonym of a credential's message 0 under `scope`. */
+  pseudonym(tenant: string, scope: Uint8Array, messages: readonly ZkMessage[]): Promise<Uint8Array> {
+    return this.run(tenant, 'pseudonym', { scope, messages }) as Promise<Uint8Array>;
+  }
+
+  prove(tenant: string, input: { signature: Uint8Array; publicKey: Uint8Array; messages: readonly ZkMessage[]; ranges: readonly ZkRange[]; context: Uint8Array; nonce: Uint8Array; pseudonym?: ZkPseudonym }): Promise<Uint8Array> {
     return this.run(tenant, 'prove', input) as Promise<Uint8Array>;
   }
 
-  verify(tenant: string, input: { proof: Uint8Array; publicKey: Uint8Array; messageCount: number; ranges: readonly ZkRange[]; context: Uint8Array; nonce: Uint8Array }): Promise<boolean> {
+  verify(tenant: string, input: { proof: Uint8Array; publicKey: Uint8Array; messageCount: number; ranges: readonly ZkRange[]; context: Uint8Array; nonce: Uint8Array; pseudonym?: ZkPseudonym }): Promise<boolean> {
     return this.run(tenant, 'verify', input) as Promise<boolean>;
   }
 

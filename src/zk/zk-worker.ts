@@ -7,7 +7,7 @@ import { ZK_CORE_SOURCE } from './core-source';
  *
  * Protocol (structured clone), one job at a time:
  *   worker -> main  { type: 'ready' } | { type: 'init-error', message }
- *   main -> worker  { id, op: 'publicKey' | 'sign' | 'prove' | 'verify', input }
+ *   main -> worker  { id, op: 'publicKey' | 'sign' | 'pseudonym' | 'prove' | 'verify', input }
  *   worker -> main  { type: 'result', id, value } | { type: 'error', id, code }
  * `code` is PREDICATE_FALSE or SIGNATURE_INVALID (the core's own refusals) or FAILED.
  */
@@ -16,7 +16,7 @@ export interface ZkWorkerData {
   readonly library: string;
 }
 
-export type ZkOp = 'publicKey' | 'sign' | 'prove' | 'verify';
+export type ZkOp = 'publicKey' | 'sign' | 'pseudonym' | 'prove' | 'verify';
 
 export interface ZkJobMessage {
   id: number;

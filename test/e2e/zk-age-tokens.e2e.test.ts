@@ -168,6 +168,31 @@ describe.each(['REST', 'GraphQL'])('zero-knowledge ZKP tokens (bbs-bulletproofs)
     }
   });
 
+  test('per-verifier pseudonym: stable for one verifier, different for another verifier or credential, and proven', async () => {
+    const other = await party.issue({ name: 'Otto Other', birthDate: bornYearsAgo(40), employeeNo: 1 });
+    const pseudonymFor = async (credentialId: string, verifierId: string): Promise<string> => {
+      const c = challenge(verifierId);
+      const t = unwrap(await party.t.createZkpToken(party.keys.issuer, { credentialId, condition: { age: 18 }, proofSystem: 'bbs-bulletproofs', verifierChallenge: c, pseudonym: true }));
+      const out = unwrap(await verify({ zkpToken: t.zkpToken, zkpData: { condition: { age: 18 }, conditionMet: true }, publicKey: t.publicKey, verifierChallenge: c })) as Json;
+      expect(out['pseudonym']).toMatch(/^[A-Za-z0-9+/]{64}$/);
+      return out['pseudonym'] as string;
+    };
+    const shopA1 = await pseudonymFor(adult['id'] as string, 'https://shop-a.example');
+    const shopA2 = await pseudonymFor(adult['id'] as string, 'https://shop-a.example');
+    const shopB = await pseudonymFor(adult['id'] as string, 'https://shop-b.example');
+    const otherAtA = await pseudonymFor(other['id'] as string, 'https://shop-a.example');
+    expect(shopA2).toBe(shopA1);
+    expect(shopB).not.toBe(shopA1);
+    expect(otherAtA).not.toBe(shopA1);
+    // Claiming another credential's pseudonym in the statement does not verify.
+    const c = challenge('https://shop-a.example');
+    const t = unwrap(await party.t.createZkpToken(party.keys.issuer, { credentialId: adult['id'], condition: { age: 18 }, proofSystem: 'bbs-bulletproofs', verifierChallenge: c, pseudonym: true }));
+    const swapped = editStatement(t.zkpToken, (st) => {
+      st['pseudonym'] = otherAtA;
+    });
+    expect(await verify({ zkpToken: swapped, zkpData: { condition: { age: 18 }, conditionMet: true }, publicKey: t.publicKey, verifierChallenge: c })).toMatchObject({ ok: false, status: 400, code: 'VERIFICATION_FAILED' });
+  });
+
   test('the default is unchanged: without proofSystem the token is the attestation, and says so', async () => {
     const att = unwrap(await party.t.createZkpToken(party.keys.issuer, { credentialId: adult['id'], condition: { age: 18 } }));
     expect(att.zkpData).toMatchObject({ conditionMet: true, calculatedAge: 20 });

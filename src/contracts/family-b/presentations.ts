@@ -107,6 +107,7 @@ export const createZkpToken = op('post', '/createZkpToken', 'createZkpToken', {
         condition: Type.Object({ age: Type.Integer() }, { additionalProperties: true }),
         proofSystem: Type.Optional(ProofSystemField),
         verifierChallenge: Type.Optional(VerifierChallengeField),
+        pseudonym: Type.Optional(Type.Boolean({ description: 'bbs-bulletproofs: also prove a per-verifier pseudonym of the credential' })),
       },
       { title: 'CreateZkpTokenInput' },
     ),

@@ -35,6 +35,8 @@ export interface ZkpTokenVerificationResult {
   readonly credentialId: string | null;
   readonly holder: string | null;
   readonly proofSystem: ProofSystem;
+  /** bbs-bulletproofs with `pseudonym: true`: the credential's pseudonym for this verifier (base64), proven; else absent. */
+  readonly pseudonym?: string;
   readonly issuedAt: string;
   readonly expiresAt: string;
 }
@@ -63,6 +65,7 @@ export class ZkpTokensService {
     const { credentialId, credential, attribute, condition } = body;
     const proofSystem = parseProofSystem(body['proofSystem']);
     const challenge = proofSystem === 'bbs-bulletproofs' ? parseVerifierChallenge(body['verifierChallenge']) : undefined;
+    if (body['pseudonym'] !== undefined && (typeof body['pseudonym'] !== 'boolean' || !challenge)) throw invalidInput('pseudonym is a boolean, for proofSystem bbs-bulletproofs', [{ field: 'pseudonym', message: 'boolean, bbs-bulletproofs only' }]);
     const id = typeof credentialId === 'string' ? credentialId : isObject(credential) && typeof credential['id'] === 'string' ? credential['id'] : undefined;
     if (!id) throw invalidInput('credentialId or credential is required', [{ field: 'credentialId', message: 'required' }]);
     if (!isObject(condition)) throw invalidInput('condition must be an object such as { "age": 18 }', [{ field: 'condition', message: 'required object' }]);
@@ -91,6 +94,7 @@ export class ZkpTokensService {
         age: age as number,
         challenge,
         now,
+        pseudonym: body['pseudonym'] === true,
       });
       return { zkpToken: z.zkpToken, zkpData: { condition: { age: age as number }, conditionMet: true }, publicKey: bytesToHex(z.publicKey), proofSystem };
     }
@@ -142,6 +146,7 @@ export class ZkpTokensService {
       issuedAt: v.statement.evaluatedAt,
       expiresAt: new Date(Date.parse(v.statement.evaluatedAt) + ZK_PROOF_TTL_MS).toISOString(),
       proofSystem: 'bbs-bulletproofs',
+      ...(v.statement.pseudonym !== undefined ? { pseudonym: v.statement.pseudonym } : {}),
     };
   }
 

@@ -19,6 +19,7 @@ export class ZkpTokensResolver {
       condition: { age: input.condition.age },
       ...(input.proofSystem != null ? { proofSystem: input.proofSystem } : {}),
       ...(input.verifierChallenge != null ? { verifierChallenge: { verifierId: input.verifierChallenge.verifierId, nonce: input.verifierChallenge.nonce } } : {}),
+      ...(input.pseudonym != null ? { pseudonym: input.pseudonym } : {}),
     };
     const r = await this.zkpTokens.create(ctx.actor, body);
     const d = r.zkpData;
@@ -41,6 +42,6 @@ export class ZkpTokensResolver {
       },
       ctx.actor,
     );
-    return { success: r.success, conditionMet: r.conditionMet, calculatedAge: r.calculatedAge, message: r.message, issuer: r.issuer, credentialId: r.credentialId, holder: r.holder, issuedAt: r.issuedAt, expiresAt: r.expiresAt, proofSystem: r.proofSystem };
+    return { success: r.success, conditionMet: r.conditionMet, calculatedAge: r.calculatedAge, message: r.message, issuer: r.issuer, credentialId: r.credentialId, holder: r.holder, issuedAt: r.issuedAt, expiresAt: r.expiresAt, proofSystem: r.proofSystem, pseudonym: r.pseudonym ?? null };
   }
 }

@@ -35,6 +35,9 @@ export class CreateZkpTokenInput {
 
   @Field(() => VerifierChallengeInput, { nullable: true })
   verifierChallenge?: VerifierChallengeInput;
+
+  @Field(() => Boolean, { nullable: true, description: 'bbs-bulletproofs: also prove a per-verifier pseudonym of the credential (stable for this verifier, unlinkable across verifiers).' })
+  pseudonym?: boolean;
 }
 
 @InputType({ description: 'The zkpData createZkpToken returned, unchanged.' })

@@ -64,4 +64,7 @@ export class ZkpTokenVerification {
 
   @Field(() => String, { description: 'attestation or bbs-bulletproofs.' })
   proofSystem!: string;
+
+  @Field(() => String, { nullable: true, description: "bbs-bulletproofs with a pseudonym: the credential's proven pseudonym for this verifier (base64)." })
+  pseudonym?: string | null;
 }
