@@ -1,15 +1,13 @@
 #!/usr/bin/env node
-import 'reflect-metadata';
-import { createCore } from './app';
-import { runCommand } from './cli/commands';
-import { TABLE_COMMANDS, runTableCommand } from './cli/operations';
+// Only the command-line parser is loaded up front: help and usage answer without the service's
+// module graph (GraphQL, every service, crypto stacks), and each command imports what it uses
+// when it runs. test/e2e/cli-lazy-load.e2e.test.ts keeps it that way.
 import { UsageError, parseCommandLine } from './cli/parse';
-import { runWitnessCommand } from './cli/witness';
-import { ConfigError, parseConfig } from './config';
-import { isAppError } from './errors';
 import { ArchiveError } from './cli/archive-format';
-import { RotationError } from './kms/rotation';
-import { createLogger } from './logging/logger';
+import { ConfigError } from './config/settings';
+import { isAppError } from './errors/app-error';
+import { RotationError } from './kms/rotation-error';
+import { TABLE_COMMANDS } from './cli/table-commands';
 
 /**
  * `credgate`: operator commands against the service's database. Exit codes: 0 done (and --help),
@@ -22,6 +20,7 @@ async function main(): Promise<number> {
   // The witness is a long-running server of its own, without the service's database or configuration.
   if (process.argv[2] === 'witness') {
     const stop = new Promise<void>((resolve) => ['SIGINT', 'SIGTERM'].forEach((s) => process.once(s, () => resolve())));
+    const { runWitnessCommand } = await import('./cli/witness.js');
     await runWitnessCommand(process.argv.slice(3), io, stop);
     return 0;
   }
@@ -35,14 +34,20 @@ async function main(): Promise<number> {
     await import('./main.js');
     return new Promise<number>(() => undefined);
   }
+  const [{ parseConfig }, { createLogger }] = await Promise.all([import('./config/config.js'), import('./logging/logger.js')]);
   const config = parseConfig(process.env);
-  if (TABLE_COMMANDS.has(parsed.command.name)) return runTableCommand(config, createLogger('warn'), parsed, io);
-  const { db, services } = await createCore({ config, logger: createLogger('warn') });
+  if (TABLE_COMMANDS.has(parsed.command.name)) {
+    const { runTableCommand } = await import('./cli/operations.js');
+    return runTableCommand(config, createLogger('warn'), parsed, io);
+  }
+  // Tenant and API-key commands touch two tables: they open the database and the auth service only.
+  const [{ openAuthCore }, { runCommand }] = await Promise.all([import('./cli/auth-core.js'), import('./cli/commands.js')]);
+  const core = await openAuthCore(config, createLogger('warn'));
   try {
-    await runCommand(services, parsed, io);
+    await runCommand(core, parsed, io);
     return 0;
   } finally {
-    await db.close();
+    await core.close();
   }
 }
 

@@ -1,6 +1,9 @@
 import { AppError, isAppError } from '../errors';
-import type { Services } from '../services';
+import type { AuthService } from '../services/auth.service';
 import type { Parsed } from './parse';
+
+/** The commands here call only the auth service (src/cli/auth-core.ts builds just that). */
+type Services = { readonly auth: AuthService };
 
 export interface CliIo {
   /** Results, one line each (JSON where it is data), for scripts. */

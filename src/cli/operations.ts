@@ -25,8 +25,7 @@ function sourceLogKeyOf(vkey: string): NoteVerifier {
   }
 }
 
-/** Commands that work on the tables and keys directly, not through the services (see commands.ts). */
-export const TABLE_COMMANDS: ReadonlySet<string> = new Set(['master-key rotate', 'ledger verify', 'export', 'import']);
+export { TABLE_COMMANDS } from './table-commands';
 
 /** Runs one of TABLE_COMMANDS; returns the exit code (ledger verify: 1 when it found a problem). */
 export async function runTableCommand(config: Config, logger: Logger, { command, values }: Run, io: CliIo): Promise<number> {

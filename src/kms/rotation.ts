@@ -6,6 +6,7 @@ import { deriveCustodyKek, keyringFor } from './key-derivation';
 import { ledgerSeed, storeLedgerSeed } from './ledger-seed';
 import { keyOfRecord, mismatch, readCheck, replaceCheck } from './master-key-check';
 import { EnvelopeSecretBox } from './secret-box';
+import { RotationError } from './rotation-error';
 import { countSecretsToReseal, resealSecrets } from './sealed-secrets';
 
 /** Reports progress of one phase: `start` once with the rows to do, then `done` per batch. */
@@ -33,7 +34,7 @@ export interface RotationResult {
   readonly checkReplaced: boolean;
 }
 
-export class RotationError extends Error {}
+export { RotationError };
 
 const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
 /** Each pass re-reads what is left; more than a few means a writer keeps sealing under an old key. */
