@@ -10,7 +10,7 @@
  * unknown configuration. Each refusal is an OAuth error with its documented status and leaves
  * the offer where it was.
  */
-import { X509Certificate, createPublicKey, randomBytes, verify as nodeVerify } from 'node:crypto';
+import { type JsonWebKey, X509Certificate, createPublicKey, randomBytes, verify as nodeVerify } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
