@@ -90,7 +90,15 @@ export const createZkp = op('post', '/issuer/createZkp', 'createZkp', {
   description: 'Besides `credentials` and `verifyParams`, one condition per attribute: `{ "age": { "type": "number", "minimum": "18", "maximum": "99" } }` or `{ "birthDate": { "type": "date", "value": 18, "unit": "years" } }`.',
   scopes: ISSUER,
   body: {
-    schema: Type.Object({ credentials: JsonObject, verifyParams: Type.Optional(Type.Array(Type.String({ description: '<attribute>=<value>' }))) }, { title: 'CreateZkpInput', additionalProperties: true }),
+    schema: Type.Object(
+      {
+        credentials: JsonObject,
+        verifyParams: Type.Optional(Type.Array(Type.String({ description: '<attribute>=<value>' }))),
+        proofSystem: Type.Optional(Type.Union([Type.Literal('attestation'), Type.Literal('bbs-bulletproofs')], { description: 'attestation (default) or bbs-bulletproofs: a zero-knowledge proof of the conditions (issue 18)' })),
+        verifierChallenge: Type.Optional(JsonObject),
+      },
+      { title: 'CreateZkpInput', additionalProperties: true },
+    ),
     example: { credentials: credential, age: { type: 'number', minimum: '18', maximum: '99' }, verifyParams: ['name=Alice'] },
   },
   responses: {
