@@ -56,9 +56,9 @@ export class ZkAgeTokens {
   ) {}
 
   /** The issuer's BBS public key (G2, 96 bytes). */
-  async issuerPublicKey(issuer: ZkIssuer): Promise<Uint8Array> {
+  async issuerPublicKey(issuer: ZkIssuer, forTenant: string = issuer.tenantId): Promise<Uint8Array> {
     const seed = await this.custody.use(issuer.tenantId, issuer.managedKeyId, (sk) => bbsSeed(sk, issuer.did));
-    return this.engine.publicKey(issuer.tenantId, seed);
+    return this.engine.publicKey(forTenant, seed);
   }
 
   /** The messages of a credential, in the layout age-token.ts describes. */

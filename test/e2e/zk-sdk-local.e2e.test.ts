@@ -71,6 +71,22 @@ describe.each(['REST', 'GraphQL'])('the SDK proves and verifies locally, interop
     expect(await verifyZkAge(token.zkpToken, { issuerPublicKey: token.publicKey, age: 30, verifierChallenge: asked })).toMatchObject({ verified: false });
   });
 
+  test("the issuer's BBS key is served (GET /zk/issuer-key/{did}, query zkIssuerKey), so a verifier checks offline with a key it fetched, not the token's", async () => {
+    const key = name === 'REST'
+      ? ((await (await fetch(`${server.baseUrl}/zk/issuer-key/${encodeURIComponent(party.issuer.did)}`, { headers: { 'x-api-key': party.keys.verifier } })).json()) as Json)
+      : ((await server.sdk(party.keys.verifier).zkIssuerKey({ did: party.issuer.did })).zkIssuerKey as Json);
+    expect(key).toMatchObject({ issuer: party.issuer.did, type: 'Bls12381G2', proofSystem: 'bbs-bulletproofs' });
+    expect(Buffer.from(key['publicKeyBase64'] as string, 'base64').toString('hex')).toBe(key['publicKeyHex']);
+    const asked = challenge();
+    const token = unwrap(await party.t.createZkpToken(party.keys.issuer, { credentialId: credential['id'], condition: { age: 18 }, proofSystem: 'bbs-bulletproofs', verifierChallenge: asked }));
+    expect(token.publicKey).toBe(key['publicKeyHex']);
+    expect(await verifyZkAge(token.zkpToken, { issuerPublicKey: key['publicKeyHex'] as string, age: 18, verifierChallenge: asked })).toMatchObject({ verified: true });
+    const unknown = name === 'REST'
+      ? (await fetch(`${server.baseUrl}/zk/issuer-key/${encodeURIComponent('did:credgate:local:nobody')}`, { headers: { 'x-api-key': party.keys.verifier } })).status
+      : await server.sdk(party.keys.verifier).zkIssuerKey({ did: 'did:credgate:local:nobody' }).then(() => 200, (e: { code?: string }) => (e.code === 'NOT_FOUND' ? 404 : 500));
+    expect(unknown).toBe(404);
+  });
+
   test('a holder cannot prove a false statement, nor with a signature past its validity (how revocation reaches local provers)', async () => {
     const copy = await holderCopy(party, credential, values, utcDayOf(new Date()));
     await expect(proveZkAge(copy, { attribute: 'birthDate', age: 30, verifierChallenge: challenge() })).rejects.toThrow();

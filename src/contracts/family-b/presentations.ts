@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { EXAMPLE, JsonObject } from '../common';
+import { EXAMPLE, JsonObject, pathParam } from '../common';
 import { operationGroup } from '../operation';
 
 const TAG = 'Family B: presentations, signatures, ZKP tokens';
@@ -148,4 +148,19 @@ export const verifyZkpToken = op('post', '/verifyZkpToken', 'verifyZkpToken', {
     },
   },
   rateLimited: true,
+});
+
+/** Issue 18: the issuer's BBS public key, the one zero-knowledge tokens and certificates verify under. */
+export const zkIssuerKey = op('get', '/zk/issuer-key/:did', 'zkIssuerKey', {
+  summary: "An issuer DID's BBS public key (BLS12-381 G2), for verifying zero-knowledge proofs offline",
+  scopes: VERIFIERS,
+  pathParams: [pathParam('did', 'the issuer DID', 'did:credgate:local:46jTL4PmQv1nAsGTE8UmSf')],
+  responses: {
+    200: {
+      description: 'the key document',
+      schema: Type.Object({ issuer: Type.String(), type: Type.Literal('Bls12381G2'), publicKeyHex: Type.String(), publicKeyBase64: Type.String(), proofSystem: Type.Literal('bbs-bulletproofs') }),
+      example: { issuer: 'did:credgate:local:46jTL4PmQv1nAsGTE8UmSf', type: 'Bls12381G2', publicKeyHex: 'a1'.repeat(96), publicKeyBase64: 'oaGh', proofSystem: 'bbs-bulletproofs' },
+    },
+  },
+  errors: [404],
 });

@@ -32,5 +32,8 @@ export function presentationRoutes(auth: AuthService, vps: PresentationsService,
   r.post('/verifyZkpToken', verifier, validateBody(ops.verifyZkpToken), async (req, res) => {
     res.json(await zkp.verify(bodyObject(req), actorOf(res)));
   });
+  r.get('/zk/issuer-key/:did', verifier, async (req, res) => {
+    res.json(await zkp.issuerKey(String(req.params['did']), actorOf(res)));
+  });
   return r;
 }

@@ -104,6 +104,18 @@ export class ZkpTokensService {
     return { ...token, proofSystem };
   }
 
+  /**
+   * GET /zk/issuer-key/{did}: the BBS public key zero-knowledge proofs of this issuer verify under,
+   * for verifiers checking offline (the SDK's verifyZkAge). 404 for a DID without a service-held key.
+   */
+  async issuerKey(did: string, actor?: Actor): Promise<{ issuer: string; type: 'Bls12381G2'; publicKeyHex: string; publicKeyBase64: string; proofSystem: 'bbs-bulletproofs' }> {
+    if (did.length === 0 || did.length > 512) throw invalidInput('did must be a DID', [{ field: 'did', message: 'not a DID' }]);
+    const rec = await this.dids.findByDid(did);
+    if (!rec?.managedKeyId || rec.deletedAt !== null) throw notFound('issuer DID');
+    const key = await this.zkTokens().issuerPublicKey({ tenantId: rec.tenantId, did: rec.did, managedKeyId: rec.managedKeyId }, actor?.tenantId);
+    return { issuer: rec.did, type: 'Bls12381G2', publicKeyHex: bytesToHex(key), publicKeyBase64: Buffer.from(key).toString('base64'), proofSystem: 'bbs-bulletproofs' };
+  }
+
   private zkTokens(): ZkAgeTokens {
     if (!this.zk) throw new AppError('FEATURE_OFF', 'zero-knowledge tokens are not configured on this service');
     return this.zk;

@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { ZkpTokensService } from '../../../services/family-b/zkp-tokens.service';
 import type { GraphQLContext } from '../../context';
 import { CreateZkpTokenInput, VerifyZkpTokenInput } from '../../types/family-b/zkp-token.input';
-import { ZkpTokenPayload, ZkpTokenVerification } from '../../types/family-b/zkp-token.type';
+import { ZkIssuerKey, ZkpTokenPayload, ZkpTokenVerification } from '../../types/family-b/zkp-token.type';
 
 /** Family B ZKP tokens: the issuer signs the outcome of an age condition (a signed predicate attestation). */
 @Resolver()
@@ -43,5 +43,11 @@ export class ZkpTokensResolver {
       ctx.actor,
     );
     return { success: r.success, conditionMet: r.conditionMet, calculatedAge: r.calculatedAge, message: r.message, issuer: r.issuer, credentialId: r.credentialId, holder: r.holder, issuedAt: r.issuedAt, expiresAt: r.expiresAt, proofSystem: r.proofSystem, pseudonym: r.pseudonym ?? null };
+  }
+
+  @Authorized('verifier', 'issuer', 'holder')
+  @Query(() => ZkIssuerKey, { description: 'REST: GET /zk/issuer-key/{did}.' })
+  async zkIssuerKey(@Arg('did', () => String) did: string, @Ctx() ctx: GraphQLContext): Promise<ZkIssuerKey> {
+    return { ...(await this.zkpTokens.issuerKey(did, ctx.actor)) };
   }
 }

@@ -68,3 +68,21 @@ export class ZkpTokenVerification {
   @Field(() => String, { nullable: true, description: "bbs-bulletproofs with a pseudonym: the credential's proven pseudonym for this verifier (base64)." })
   pseudonym?: string | null;
 }
+
+@ObjectType({ description: "REST: GET /zk/issuer-key/{did}. An issuer's BBS public key, for verifying zero-knowledge proofs offline." })
+export class ZkIssuerKey {
+  @Field(() => String)
+  issuer!: string;
+
+  @Field(() => String, { description: 'Bls12381G2' })
+  type!: string;
+
+  @Field(() => String)
+  publicKeyHex!: string;
+
+  @Field(() => String)
+  publicKeyBase64!: string;
+
+  @Field(() => String)
+  proofSystem!: string;
+}
