@@ -97,6 +97,8 @@ describe.each(['REST', 'GraphQL'])('zero-knowledge ZKP certificates (bbs-bulletp
   });
 
   test('malformed proofs and oversized predicates are 400; bad input stores nothing and breaks nothing', async () => {
+    const stored = async (): Promise<number> => Number((await server.app.db.prisma.$queryRawUnsafe<{ n: bigint }[]>('SELECT count(*) AS n FROM zkp_certificates'))[0]!.n);
+    const before = await stored();
     const bad = await verifyZk({ ...z, userSignature: 'deadbeef' });
     expect(bad).toMatchObject({ ok: false, status: 400 });
     const oversized = await createZk(name, p, { credentials: vc, age: { type: 'number', minimum: '9999999999999999' }, proofSystem: 'bbs-bulletproofs', verifierChallenge: challenge() });
@@ -106,6 +108,22 @@ describe.each(['REST', 'GraphQL'])('zero-knowledge ZKP certificates (bbs-bulletp
     const withParams = await createZk(name, p, { credentials: vc, ...CONDITIONS, verifyParams: ['name=Alice'], proofSystem: 'bbs-bulletproofs', verifierChallenge: challenge() });
     expect(withParams).toMatchObject({ ok: false, status: 400 });
     expect(unwrap(await verifyZk(z)).success).toBe(true);
+    // A zero-knowledge certificate is never stored (unlike an attestation's statement), good or bad.
+    unwrap(await createZk(name, p, { credentials: vc, age: { type: 'number', minimum: '18' }, proofSystem: 'bbs-bulletproofs', verifierChallenge: challenge() }));
+    expect(await stored()).toBe(before);
+  });
+
+  test('a revoked credential can no longer prove', async () => {
+    const user = await newHolder(p);
+    const issuerDid = unwrap(await p.fa.issuerDid(p.issuerKey));
+    const schemaName = `ZkR${randomBytes(3).toString('hex')}`;
+    unwrap(await p.fa.createSchema(p.issuerKey, schemaBody(schemaName)));
+    const headers = await consent(p, user, issuerDid, subject());
+    const issued = unwrap(await p.fa.issue(p.issuerKey, headers, { schemaName: `${schemaName}:1`, credentialSubject: subject() }));
+    unwrap(await p.fa.revoke(p.issuerKey, { publicKey: user.publicKey, userSignature: issued.userSignature }, issued.verifiableCredential as Json));
+    const out = await createZk(name, p, { credentials: issued.verifiableCredential, ...CONDITIONS, proofSystem: 'bbs-bulletproofs', verifierChallenge: challenge() });
+    expect(out.ok).toBe(false);
+    expect(!out.ok && out.status >= 400 && out.status < 500).toBe(true);
   });
 
   test('the default stays the attestation, and says so', async () => {
