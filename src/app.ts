@@ -50,8 +50,9 @@ import { tokenKeysFor } from './services/oauth/token-keys';
 import { oauthRoutes } from './rest/oauth.routes';
 import { createOid4vpVerifier } from './oid4vc/verifier';
 import { createHttpStatusListTokenSource, statusListTokenSourceOptionsFromConfig } from './formats/token-status-list';
+import { formats as formatRegistry } from './formats/registry';
 import { oid4vpWalletRoutes } from './rest/oid4vp/wallet.routes';
-import { type Oid4vciIssuerServices, createOid4vciIssuer, credentialSources, ldpVcFormat, loginHintAuthenticator, mdocFormat, noUserAuthentication, DEFAULT_OID4VCI_SETTINGS, sdJwtVcFormat } from './oid4vc/issuer';
+import { type Oid4vciIssuerServices, createOid4vciIssuer, credentialSources, loginHintAuthenticator, noUserAuthentication, DEFAULT_OID4VCI_SETTINGS, oid4vciFormatsFrom, oid4vciIssuerActor } from './oid4vc/issuer';
 import { PrismaOid4vciRepository } from './db/repositories/oid4vci.repository';
 import { oid4vciWalletRoutes } from './rest/oid4vci/wallet.routes';
 import { oid4vciOfferRoutes } from './rest/oid4vci/offers.routes';
@@ -285,14 +286,16 @@ export async function createCore(
       clock,
       tenants: new PrismaTenantRepository(db.prisma),
       sources: credentialSources({ listTemplates: (t, page) => sourceTemplates.list(t, page), listSchemas: (t) => sourceSchemas.listByTenant(t) }),
-      formats: [
-        sdJwtVcFormat({ signerFor: (tenantId) => oid4vcKeys.signerFor(tenantId, 'oid4vci-issuer') }, () => clock.now(), services.tokenStatus),
-        mdocFormat({ signerFor: (tenantId) => oid4vcKeys.signerFor(tenantId, 'oid4vci-issuer') }, () => clock.now(), services.tokenStatus),
-        ldpVcFormat({
-          defaultIssuerDid: async (actor) => (await services.vcApi.issuers.defaultFor(actor)).did,
-          issue: async (actor, credential) => (await services.vcApi.issuance.issue(actor, { kind: 'default' }, { credential })).verifiableCredential,
-        }),
-      ],
+      // Every format the registry offers over OpenID4VCI, bound to the tenant's keys, status lists and VC-API issuer.
+      formats: oid4vciFormatsFrom(formatRegistry, {
+        signerFor: (tenantId) => oid4vcKeys.signerFor(tenantId, 'oid4vci-issuer'),
+        allocateStatus: (tenantId, credentialId) => services.tokenStatus.allocate(tenantId, credentialId),
+        now: () => clock.now(),
+        w3c: {
+          defaultIssuerDid: async (tenantId) => (await services.vcApi.issuers.defaultFor(oid4vciIssuerActor(tenantId))).did,
+          issue: async (tenantId, credential) => (await services.vcApi.issuance.issue(oid4vciIssuerActor(tenantId), { kind: 'default' }, { credential })).verifiableCredential,
+        },
+      }),
       publicUrl: config.publicUrl,
       revocations: services.tokenStatus,
       // Wallet attestations must chain to the same anchors as credential issuers (CREDGATE_OID4VC_TRUST_ANCHORS_FILE).

@@ -66,6 +66,17 @@ export class FormatRegistry {
     return [...this.byId.values()].filter((f) => f.oid4vciFormat !== undefined && f.oid4vciFormat === id);
   }
 
+  /** The format a DCQL credential query's `format` names (OpenID4VP), undefined when none is presented that way. */
+  forDcqlFormat(id: string): AnyCredentialFormat | undefined {
+    for (const f of this.byId.values()) if (f.oid4vp?.dcqlFormats.includes(id)) return f;
+    return undefined;
+  }
+
+  /** The formats wallets can present over OpenID4VP, in registration order. */
+  oid4vpFormats(): readonly AnyCredentialFormat[] {
+    return [...this.byId.values()].filter((f) => f.oid4vp !== undefined);
+  }
+
   /** The OpenID4VCI format identifiers at least one registered format is offered under. */
   oid4vciFormats(): readonly Oid4vciFormatId[] {
     return OID4VCI_FORMAT_IDS.filter((id) => this.forOid4vciFormat(id).length > 0);

@@ -110,6 +110,106 @@ export interface PresentationSupport {
   verify(input: unknown, context: VerifyContext): Promise<FormatVerification>;
 }
 
+/** What an OpenID4VCI credential configuration is made from: a Family B template or a Family A schema version. */
+export type Oid4vciSource =
+  | { readonly kind: 'template'; readonly templateId: string; readonly name: string; readonly attributes: readonly string[] }
+  | { readonly kind: 'schema'; readonly name: string; readonly version: number; readonly attributes: readonly string[] };
+
+/** The tenant's OpenID4VC issuer key (ES256, private key held by key custody); x5c base64 DER, leaf first. */
+export interface Oid4vciSigner {
+  readonly alg: 'ES256';
+  readonly publicJwk: JsonWebKey;
+  readonly x5c?: string[];
+  readonly kid?: string;
+  sign(data: Uint8Array): Promise<Uint8Array>;
+}
+
+/**
+ * What a format's OpenID4VCI issuance needs from the deployment, injected by the issuer (habit 4):
+ * the tenant's issuer key, a Token Status List slot per credential record, the clock, and the
+ * tenant's default VC-API issuer for the W3C formats that sign with it.
+ */
+export interface Oid4vciIssuancePorts {
+  signerFor(tenantId: string): Promise<Oid4vciSigner>;
+  allocateStatus(tenantId: string, credentialId: string): Promise<{ readonly uri: string; readonly idx: number }>;
+  now(): Date;
+  readonly w3c: {
+    defaultIssuerDid(tenantId: string): Promise<string>;
+    issue(tenantId: string, credential: JsonObject): Promise<JsonObject>;
+  };
+}
+
+/** One credential for one holder key, as a wallet's credential request asks for it. */
+export interface Oid4vciIssueInput {
+  readonly tenantId: string;
+  /** The credential issuer identifier (its URL). */
+  readonly issuer: string;
+  readonly configurationId: string;
+  readonly source: Oid4vciSource;
+  readonly metadata: Record<string, unknown>;
+  readonly claims: Record<string, unknown>;
+  readonly holderJwk: JsonWebKey;
+}
+
+/**
+ * How the format is offered over OpenID4VCI 1.0: its members of a credential configuration and the
+ * issuance of one credential. `ref` is what the issuance record keeps (its record id and status
+ * slot when the credential has one, so revocation can find it).
+ */
+export interface Oid4vciSupport {
+  /** The format-specific members of a configuration (vct, doctype, credential_definition, …); null when the source cannot be offered in it. */
+  describe(source: Oid4vciSource, ctx: { readonly issuer: string; readonly configurationId: string }): Record<string, unknown> | null;
+  issue(input: Oid4vciIssueInput, ports: Oid4vciIssuancePorts): Promise<{ credential: string | JsonObject; ref: Record<string, unknown> }>;
+  /** The type metadata document behind a configuration's `vct` (SD-JWT VC §6), for formats that have one. */
+  typeMetadata?(vct: string, source: Oid4vciSource): Record<string, unknown>;
+}
+
+/** What an OpenID4VP 1.0 verifier bound a vp_token to: a format checks the parts that apply to it. */
+export interface Oid4vpBinding {
+  readonly clientId: string;
+  readonly nonce: string;
+  readonly responseUri: string;
+  /** JWK thumbprint of the response-encryption key (mdoc SessionTranscript, OID4VP 1.0 Annex B.2.6.1). */
+  readonly jwkThumbprint?: Uint8Array;
+  /** How old a key-binding proof may be, in seconds. */
+  readonly maxAgeSeconds: number;
+  /** The DCQL credential query's `meta` (vct_values, doctype_value, …). */
+  readonly meta?: Record<string, unknown>;
+}
+
+/** One vp_token entry, checked by its format. */
+export type Oid4vpPresentationCheck =
+  /** Not a presentation of this format at all: the wallet's protocol error (invalid_request). */
+  | { readonly malformed: string }
+  | {
+      /** Signature, binding, status and validity all hold (disclosure is judged by the caller). */
+      readonly verified: boolean;
+      /** What the format checked, as one label (the result's first check). */
+      readonly checked: string;
+      readonly problems: readonly { readonly code: string; readonly message: string }[];
+      readonly type?: string;
+      readonly issuer?: string;
+      /** What the holder disclosed, shown to the relying party. */
+      readonly claims: Record<string, unknown>;
+      /** The claim path of everything disclosed, for "nothing else disclosed" against the query's paths. */
+      readonly disclosed: readonly (readonly (string | number)[])[];
+      /** The credential as the dcql library evaluates a query over it (when verified). */
+      readonly dcql: Record<string, unknown>;
+    };
+
+/**
+ * How the format is presented over OpenID4VP 1.0 (SD-JWT + KB-JWT, an mdoc DeviceResponse): the
+ * verifier looks a DCQL credential query's `format` up here instead of branching on it.
+ */
+export interface Oid4vpSupport {
+  /** The DCQL `format` identifiers it answers (the first is the current one; older aliases after it). */
+  readonly dcqlFormats: readonly string[];
+  /** Its entry of the request's client_metadata.vp_formats_supported. */
+  readonly vpFormatsSupported: Record<string, unknown>;
+  /** Verifies one vp_token entry; a bad presentation is an answer, malformed input `{ malformed }`. */
+  verifyPresentation(entry: unknown, binding: Oid4vpBinding, context: VerifyContext): Promise<Oid4vpPresentationCheck>;
+}
+
 /**
  * A credential format. `Issue` is what issuing needs (the credential or claims, a signer), and
  * `Issued` what it yields (a JSON credential, a compact SD-JWT, IssuerSigned CBOR); `Present` is
@@ -142,6 +242,10 @@ export interface CredentialFormat<Issue = never, Issued = unknown, Present = nev
   derive?(credential: Issued, attributes: readonly string[]): Promise<Issued>;
   readonly status?: FormatStatus;
   readonly presentation?: PresentationSupport;
+  /** Present on formats the OpenID4VCI issuer offers (under `oid4vciFormat`); several formats may share one. */
+  readonly oid4vci?: Oid4vciSupport;
+  /** Present on formats wallets present over OpenID4VP (DCQL). */
+  readonly oid4vp?: Oid4vpSupport;
 }
 
 /** Any registered format: callers that only detect and verify need no issue types. */

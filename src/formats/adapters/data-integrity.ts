@@ -3,6 +3,7 @@ import { addProof, DATA_INTEGRITY_SUITES } from '../../vc/proofs';
 import type { DataIntegrityCryptosuite, JsonObject, SigningKeyType } from '../../vc/ports';
 import type { W3cCredentialFormat, W3cIssueRequest } from '../format';
 import { BITSTRING_STATUS } from './bitstring-status';
+import { ldpVcOid4vci } from './w3c-oid4vci';
 import { embeddedPresentation, hasProof, presentEmbedded, verifyEmbedded } from './embedded-proof';
 
 type EmbeddedSuite = DataIntegrityCryptosuite | 'Ed25519Signature2020';
@@ -26,6 +27,7 @@ function dataIntegrityFormat(id: string, suite: EmbeddedSuite, title: string, ke
     id,
     title,
     oid4vciFormat: 'ldp_vc',
+    oid4vci: ldpVcOid4vci,
     vcApi: { suite, keyTypes, proofOptions: true, statusListSuite: () => suite },
     detect: (input) => hasProof(input, claims),
     read: (input) => (isObject(input) ? input : undefined),

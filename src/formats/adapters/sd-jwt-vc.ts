@@ -1,6 +1,8 @@
 import { issueSdJwtVc, presentSdJwtVc, splitSdJwt, verifySdJwtVc, type IssueSdJwtVcInput, type PresentSdJwtVcInput, SD_JWT_VC_TYP } from '../sd-jwt-vc';
 import type { JsonObject } from '../../vc/ports';
-import type { CredentialFormat, FormatVerification, StatusReference, VerifyContext } from '../format';
+import type { CredentialFormat, FormatVerification, Oid4vpBinding, Oid4vpPresentationCheck, StatusReference, VerifyContext } from '../format';
+import { disclosedPaths } from '../sd-jwt-vc/disclosed-paths';
+import { sdJwtVcOid4vci } from '../sd-jwt-vc/oid4vci';
 
 const ID = SD_JWT_VC_TYP;
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
@@ -23,6 +25,7 @@ export const sdJwtVc: CredentialFormat<IssueSdJwtVcInput, string, SdJwtVcPresent
   id: ID,
   title: 'SD-JWT VC (dc+sd-jwt)',
   oid4vciFormat: 'dc+sd-jwt',
+  oid4vci: sdJwtVcOid4vci,
   detect(input: unknown): boolean {
     if (typeof input !== 'string') return false;
     const split = splitSdJwt(input);
@@ -52,6 +55,38 @@ export const sdJwtVc: CredentialFormat<IssueSdJwtVcInput, string, SdJwtVcPresent
     };
   },
   present: ({ credential, ...input }) => presentSdJwtVc(credential, input),
+  oid4vp: {
+    // vc+sd-jwt is the name before SD-JWT VC draft 06; older wallets still ask for it.
+    dcqlFormats: [ID, 'vc+sd-jwt'],
+    vpFormatsSupported: { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
+    async verifyPresentation(entry: unknown, binding: Oid4vpBinding, context: VerifyContext): Promise<Oid4vpPresentationCheck> {
+      if (typeof entry !== 'string') return { malformed: `a ${ID} presentation is a string` };
+      let disclosed: ReturnType<typeof disclosedPaths>;
+      try {
+        disclosed = disclosedPaths(entry);
+      } catch {
+        return { malformed: 'not an SD-JWT presentation' };
+      }
+      if (!context.trust) return { verified: false, checked: 'signature, key binding, status and validity', problems: [{ code: 'untrusted_issuer', message: `no issuer trust is configured for ${ID}` }], claims: {}, disclosed, dcql: {} };
+      const now = Math.floor((context.now ?? new Date()).getTime() / 1000);
+      const r = await verifySdJwtVc(entry, {
+        trust: context.trust,
+        keyBinding: { aud: binding.clientId, nonce: binding.nonce, now, maxAgeSeconds: binding.maxAgeSeconds },
+        ...(context.checkTokenStatus ? { checkStatus: context.checkTokenStatus } : {}),
+        now,
+      });
+      return {
+        verified: r.verified,
+        checked: 'signature, key binding, status and validity',
+        problems: r.problems,
+        ...(r.vct !== undefined ? { type: r.vct } : {}),
+        ...(r.iss !== undefined ? { issuer: r.iss } : {}),
+        claims: r.claims,
+        disclosed,
+        dcql: { credential_format: ID, vct: r.vct ?? '', claims: r.claims, cryptographic_holder_binding: true },
+      };
+    },
+  },
   status: {
     mechanism: 'TokenStatusList',
     referencesOf(credential: JsonObject): StatusReference[] {

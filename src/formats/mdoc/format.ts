@@ -1,13 +1,14 @@
 import { isAppError } from '../../errors';
 import type { JsonObject, VcProblem } from '../../vc/ports';
-import type { CredentialFormat, FormatStatus, FormatVerification, VerifyContext } from '../format';
+import type { CredentialFormat, FormatStatus, FormatVerification, Oid4vpBinding, Oid4vpPresentationCheck, VerifyContext } from '../format';
 import { bytesFrom, decodeCbor } from './cbor';
 import { issueMdoc, type IssueMdocInput } from './issue';
+import { mdocOid4vci } from './oid4vci';
 import { MDOC_LIMITS } from './parse';
 import { createDeviceResponse, type CreateDeviceResponseInput } from './present';
 import { readIssuerSigned } from './read';
 import type { MdocProblem } from './types';
-import { verifyIssuerSigned } from './verify';
+import { verifyDeviceResponse, verifyIssuerSigned } from './verify';
 
 const ID = 'mso_mdoc';
 
@@ -49,6 +50,7 @@ export const mdocFormat: CredentialFormat<IssueMdocInput, string, CreateDeviceRe
   id: ID,
   title: 'ISO/IEC 18013-5 mdoc (mso_mdoc)',
   oid4vciFormat: 'mso_mdoc',
+  oid4vci: mdocOid4vci,
   detect: isIssuerSigned,
   read(input: unknown): JsonObject | undefined {
     if (!isIssuerSigned(input)) return undefined;
@@ -79,4 +81,38 @@ export const mdocFormat: CredentialFormat<IssueMdocInput, string, CreateDeviceRe
     return Buffer.from(await createDeviceResponse(request)).toString('base64url');
   },
   status: TOKEN_STATUS,
+  oid4vp: {
+    dcqlFormats: [ID],
+    vpFormatsSupported: { issuerauth_alg_values: [-7], deviceauth_alg_values: [-7] },
+    async verifyPresentation(entry: unknown, binding: Oid4vpBinding, context: VerifyContext): Promise<Oid4vpPresentationCheck> {
+      if (typeof entry !== 'string' || !/^[A-Za-z0-9_-]+$/.test(entry)) return { malformed: `an ${ID} presentation is a base64url DeviceResponse` };
+      const checked = 'device signature, issuer chain and validity';
+      const trust = context.trust;
+      if (!trust) return { verified: false, checked, problems: [{ code: 'ISSUER_UNTRUSTED', message: 'no issuer trust is configured for mdoc' }], claims: {}, disclosed: [], dcql: {} };
+      const doctype = binding.meta?.['doctype_value'];
+      const r = await verifyDeviceResponse(Buffer.from(entry, 'base64url'), {
+        clientId: binding.clientId,
+        responseUri: binding.responseUri,
+        nonce: binding.nonce,
+        jwkThumbprint: binding.jwkThumbprint ?? null,
+        trust: (input) => trust({ ...(input.x5c ? { x5c: input.x5c } : {}), ...(input.iss ? { iss: input.iss } : {}), ...(input.kid ? { kid: input.kid } : {}) }),
+        now: context.now ?? new Date(),
+        ...(typeof doctype === 'string' && doctype !== '' ? { expectedDocType: doctype } : {}),
+        ...(context.checkTokenStatus ? { checkStatus: context.checkTokenStatus } : {}),
+      });
+      const doc = r.documents[0];
+      const claims = doc?.claims ?? {};
+      // One credential query is answered by one document; more would smuggle in claims nobody asked for.
+      const single = r.documents.length === 1 ? [] : [{ code: 'documents', message: `expected one document, got ${r.documents.length}` }];
+      return {
+        verified: r.verified && single.length === 0,
+        checked,
+        problems: [...r.problems, ...single],
+        ...(doc ? { type: doc.docType } : {}),
+        claims,
+        disclosed: Object.entries(claims).flatMap(([ns, elements]) => Object.keys(elements).map((el) => [ns, el])),
+        dcql: { credential_format: ID, doctype: doc?.docType ?? '', namespaces: claims, cryptographic_holder_binding: true },
+      };
+    },
+  },
 };

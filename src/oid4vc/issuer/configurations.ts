@@ -1,10 +1,10 @@
 import type { JsonWebKey } from 'node:crypto';
 import type { SubjectClaims } from './ports';
 
+import type { Oid4vciSource } from '../../formats/format';
+
 /** What an offerable credential is made from: a Family B template or a Family A schema version. */
-export type CredentialSource =
-  | { readonly kind: 'template'; readonly templateId: string; readonly name: string; readonly attributes: readonly string[] }
-  | { readonly kind: 'schema'; readonly name: string; readonly version: number; readonly attributes: readonly string[] };
+export type CredentialSource = Oid4vciSource;
 
 /** Lists a tenant's templates and schema versions (the services' repositories, read-only). */
 export interface CredentialSources {
@@ -13,7 +13,8 @@ export interface CredentialSources {
 
 /**
  * One OID4VCI format the issuer can mint, looked up by its format identifier (habit 13: the
- * endpoints never branch on a format). `issue` signs one credential for one holder key.
+ * endpoints never branch on a format): a registry format's `oid4vci` member bound to the
+ * deployment's ports (registry-formats.ts). `issue` signs one credential for one holder key.
  */
 export interface Oid4vciCredentialFormat {
   readonly format: string;
@@ -28,6 +29,8 @@ export interface Oid4vciCredentialFormat {
     readonly claims: SubjectClaims;
     readonly holderJwk: JsonWebKey;
   }): Promise<{ credential: string | Record<string, unknown>; ref: Record<string, unknown> }>;
+  /** The type metadata document behind a configuration's `vct`, for formats that have one. */
+  typeMetadata?(vct: string, source: CredentialSource): Record<string, unknown>;
 }
 
 export interface CredentialConfiguration {

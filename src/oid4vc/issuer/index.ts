@@ -5,7 +5,6 @@ import { CredentialService } from './credential.service';
 import { credentialIssuerMetadata, authorizationServerMetadata } from './metadata';
 import { CredentialOffersService } from './offers.service';
 import { TokenService } from './token.service';
-import { typeMetadataOf } from './formats/sd-jwt-vc';
 import { AppError } from '../../errors';
 
 export interface Oid4vciIssuerServices {
@@ -31,8 +30,9 @@ export function createOid4vciIssuer(deps: IssuerDeps): Oid4vciIssuerServices {
     async typeMetadata(slug, configurationId) {
       const t = await rt.tenant(slug);
       const c = (await rt.configurations(t)).find((x) => x.id === configurationId && typeof x.metadata['vct'] === 'string');
-      if (!c) throw new AppError('NOT_FOUND', 'no such credential type');
-      return typeMetadataOf(c.metadata['vct'] as string, c.source);
+      const document = c ? rt.format(c.format)?.typeMetadata?.(c.metadata['vct'] as string, c.source) : undefined;
+      if (!c || !document) throw new AppError('NOT_FOUND', 'no such credential type');
+      return document;
     },
   };
 }
@@ -45,8 +45,6 @@ export type { CredentialOffersService } from './offers.service';
 export type { CredentialSource, CredentialSources, Oid4vciCredentialFormat } from './configurations';
 export { DEFAULT_OID4VCI_SETTINGS, type Oid4vciSettings } from './settings';
 export { noUserAuthentication, loginHintAuthenticator, type UserAuthenticator } from './user-authenticator';
-export { sdJwtVcFormat } from './formats/sd-jwt-vc';
-export { ldpVcFormat } from './formats/ldp-vc';
+export { oid4vciFormatsFrom, oid4vciIssuerActor } from './registry-formats';
 export { credentialSources } from './sources';
 export type { IssuerSigner, IssuerSignerSource } from './signer';
-export { mdocFormat } from './formats/mdoc';

@@ -1,13 +1,12 @@
 import type { PrismaClient } from '../../db/database';
 import { PrismaOid4vpRequestRepository } from '../../db/repositories/oid4vp-request.repository';
 import type { Clock, SecretBox } from '../../domain/ports';
-import { verifySdJwtVc } from '../../formats/sd-jwt-vc';
-import { verifyDeviceResponse } from '../../formats/mdoc';
+import { formats as defaultFormats, type FormatRegistry } from '../../formats/registry';
 import { type OwnTokenStatusLists, type StatusListTokenSource, createTokenStatusChecker } from '../../formats/token-status-list';
 import type { Logger } from '../../logging/logger';
 import { type Der, didTrust, eitherTrust, x5cTrust } from '../../x509';
 import type { DidResolver } from '../../vc/ports';
-import type { MdocDeviceResponseVerify, PresentationFormats, RequestSignerOf, SdJwtVcVerify } from './ports';
+import type { PresentationFormats, RequestSignerOf } from './ports';
 import { Oid4vpVerifierService } from './verifier.service';
 import { DEFAULT_WEBHOOK_POLICY, HttpWebhookSender } from './webhook';
 import type { VerificationLimits } from '../../vc/net/request-budget';
@@ -37,6 +36,8 @@ export interface VerifierWiring {
   /** CREDGATE_VERIFY_*: the per-response verification budget. */
   readonly limits?: VerificationLimits;
   readonly logger?: Logger;
+  /** The formats wallets may present (those with an `oid4vp` member); the service's registry by default. */
+  readonly formats?: FormatRegistry;
 }
 
 /** Builds the verifier with the deployment's formats, trust and persistence (called by src/app.ts). */
@@ -46,33 +47,22 @@ export function createOid4vpVerifier(w: VerifierWiring): { service: Oid4vpVerifi
   const trustAt = (now: Date) => eitherTrust(x5cTrust(w.anchors, { now: () => now }), didTrust(w.resolver));
   const statusAt = (now: Date) =>
     w.remoteStatus ? createTokenStatusChecker({ ...(w.ownStatus ? { own: w.ownStatus } : {}), remote: w.remoteStatus, trust: trustAt(now), now: () => Math.floor(now.getTime() / 1000) }) : undefined;
-  const sdJwt: SdJwtVcVerify = async (compact, o) => {
-    const seconds = Math.floor(o.now.getTime() / 1000);
-    const checkStatus = statusAt(o.now);
-    const r = await verifySdJwtVc(compact, {
-      trust: trustAt(o.now),
-      keyBinding: { aud: o.keyBinding.aud, nonce: o.keyBinding.nonce, now: seconds, maxAgeSeconds: o.keyBinding.maxAgeSeconds },
-      ...(checkStatus ? { checkStatus } : {}),
-      now: seconds,
-    });
-    return { verified: r.verified, claims: r.claims, iss: r.iss, vct: r.vct, problems: r.problems };
+  const registry = w.formats ?? defaultFormats;
+  const formats: PresentationFormats = {
+    forDcqlFormat(id) {
+      const format = registry.forDcqlFormat(id);
+      const oid4vp = format?.oid4vp;
+      if (!format || !oid4vp) return undefined;
+      return {
+        id: format.id,
+        verifyPresentation(entry, binding, now) {
+          const checkTokenStatus = statusAt(now);
+          return oid4vp.verifyPresentation(entry, binding, { now, trust: trustAt(now), ...(checkTokenStatus ? { checkTokenStatus } : {}) });
+        },
+      };
+    },
+    vpFormatsSupported: () => Object.fromEntries(registry.oid4vpFormats().flatMap((f) => (f.oid4vp?.dcqlFormats[0] !== undefined ? [[f.oid4vp.dcqlFormats[0], f.oid4vp.vpFormatsSupported]] : []))),
   };
-  const mdoc: MdocDeviceResponseVerify = async (bytes, o) => {
-    const checkStatus = statusAt(o.now);
-    const trust = trustAt(o.now);
-    const r = await verifyDeviceResponse(bytes, {
-      clientId: o.clientId,
-      responseUri: o.responseUri,
-      nonce: o.nonce,
-      jwkThumbprint: o.jwkThumbprint ?? null,
-      trust: (input) => trust({ ...(input.x5c ? { x5c: input.x5c } : {}), ...(input.iss ? { iss: input.iss } : {}), ...(input.kid ? { kid: input.kid } : {}) }),
-      now: o.now,
-      ...(o.expectedDocType ? { expectedDocType: o.expectedDocType } : {}),
-      ...(checkStatus ? { checkStatus } : {}),
-    });
-    return { verified: r.verified, documents: r.documents.map((d) => ({ docType: d.docType, claims: d.claims })), problems: r.problems };
-  };
-  const formats: PresentationFormats = { 'dc+sd-jwt': sdJwt, mso_mdoc: mdoc };
   const webhooks = new HttpWebhookSender({ ...DEFAULT_WEBHOOK_POLICY, allowPrivate: w.allowPrivateWebhooks }, (id, status, attempts) => repo.recordWebhook(id, status, attempts), w.logger);
   const service = new Oid4vpVerifierService({
     repo,

@@ -1,9 +1,10 @@
 import type { JsonWebKey } from 'node:crypto';
+import type { Oid4vpBinding, Oid4vpPresentationCheck } from '../../formats/format';
 /**
  * What the OID4VP verifier needs from the rest of Credgate, as the shared contracts of issue 21
- * define them. The composition root (src/app.ts) wires K's keys and trust functions, S's SD-JWT VC
- * and M's mdoc modules into these; the verifier itself never imports a format, so a new format is
- * a new entry of `PresentationFormats`.
+ * define them. The composition root (src/app.ts) wires K's keys and trust functions into these;
+ * formats come from the format registry (their `oid4vp` member), so the verifier never imports or
+ * names a format and a new one is a registry entry.
  */
 
 /** A P-256 signer whose private key never leaves its owner (src/services/oid4vc-keys.service.ts). */
@@ -25,25 +26,21 @@ export interface Problem {
   readonly message: string;
 }
 
+/** A format wallets present over OpenID4VP, with the deployment's issuer trust and status readers bound. */
+export interface PresentationFormat {
+  /** The registry id (src/formats/registry.ts), shown as the presented credential's format. */
+  readonly id: string;
+  verifyPresentation(entry: unknown, binding: Oid4vpBinding, now: Date): Promise<Oid4vpPresentationCheck>;
+}
+
 /**
- * Verifies one SD-JWT VC presentation (S's verifySdJwtVc with the deployment's issuer trust and
- * Token Status List reader bound by the composition root).
+ * The formats a request may ask for, looked up by a DCQL credential query's `format` (the
+ * composition builds them from the format registry); an absent one is refused when a request is created.
  */
-export type SdJwtVcVerify = (
-  compact: string,
-  options: { keyBinding: { aud: string; nonce: string; now: Date; maxAgeSeconds: number }; now: Date },
-) => Promise<{ verified: boolean; claims: Record<string, unknown>; iss?: string | undefined; vct?: string | undefined; problems: readonly Problem[] }>;
-
-/** Verifies one mdoc DeviceResponse (M's verifyDeviceResponse with the issuer trust bound). */
-export type MdocDeviceResponseVerify = (
-  bytes: Uint8Array,
-  options: { clientId: string; responseUri: string; nonce: string; jwkThumbprint?: Uint8Array; now: Date; expectedDocType?: string },
-) => Promise<{ verified: boolean; documents: readonly { docType: string; claims: Record<string, Record<string, unknown>> }[]; problems: readonly Problem[] }>;
-
-/** The formats a request may ask for; an absent one is refused when a request is created. */
 export interface PresentationFormats {
-  readonly 'dc+sd-jwt'?: SdJwtVcVerify;
-  readonly mso_mdoc?: MdocDeviceResponseVerify;
+  forDcqlFormat(format: string): PresentationFormat | undefined;
+  /** client_metadata.vp_formats_supported of a request. */
+  vpFormatsSupported(): Record<string, Record<string, unknown>>;
 }
 
 /** The verifier's request-signing key of a tenant (key purpose 'oid4vp-request'), with its chain. */

@@ -153,9 +153,8 @@ export class Oid4vpVerifierService {
       throw invalidInput(`dcqlQuery is not a valid DCQL query: ${e instanceof Error ? e.message.split('\n')[0] : 'invalid'}`, [{ field: 'dcqlQuery', message: 'not a valid DCQL query (OID4VP 1.0 §6)' }]);
     }
     for (const c of query.credentials) {
-      const format = c.format === 'vc+sd-jwt' ? 'dc+sd-jwt' : c.format;
-      if (format !== 'dc+sd-jwt' && format !== 'mso_mdoc') throw invalidInput(`credential query ${c.id}: format ${c.format} is not supported (dc+sd-jwt, mso_mdoc)`, [{ field: 'dcqlQuery', message: `unsupported format ${c.format}` }]);
-      if (!this.d.formats[format]) throw invalidInput(`credential query ${c.id}: ${format} verification is not available in this deployment`, [{ field: 'dcqlQuery', message: `unavailable format ${format}` }]);
+      // Looked up in the format registry: a format nobody here verifies is refused before a wallet sees the request.
+      if (!this.d.formats.forDcqlFormat(c.format)) throw invalidInput(`credential query ${c.id}: format ${c.format} is not supported (${Object.keys(this.d.formats.vpFormatsSupported()).join(', ')})`, [{ field: 'dcqlQuery', message: `unsupported format ${c.format}` }]);
     }
     return query;
   }
@@ -184,10 +183,7 @@ export class Oid4vpVerifierService {
       state: r.state,
       dcql_query: r.dcqlQuery,
       client_metadata: {
-        vp_formats_supported: {
-          'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
-          mso_mdoc: { issuerauth_alg_values: [-7], deviceauth_alg_values: [-7] },
-        },
+        vp_formats_supported: this.d.formats.vpFormatsSupported(),
         ...(encrypted
           ? {
               jwks: { keys: [r.encryptionJwk as Jwk] },

@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
  * or proof-type name.
  */
 const ROOT = join(__dirname, '..', '..', '..');
-const SCANNED = ['src/services/vc-api', 'src/rest', 'src/graphql'];
+const SCANNED = ['src/services/vc-api', 'src/rest', 'src/graphql', 'src/oid4vc'];
 
 const FORMAT_NAMES = [
   'eddsa-rdfc-2022', 'eddsa-jcs-2022', 'ecdsa-rdfc-2019', 'Ed25519Signature2020', 'Ed25519Signature2018', 'EcdsaSecp256k1Signature2019',

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { disclosedPaths, pathRequested, splitSdJwt } from '../../../src/oid4vc/verifier/disclosed-paths';
+import { disclosedPaths, splitSdJwt } from '../../../src/formats/sd-jwt-vc/disclosed-paths';
+import { pathRequested } from '../../../src/oid4vc/verifier/claim-paths';
 
 const b64 = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString('base64url');
 const digest = (d: string): string => createHash('sha256').update(d).digest('base64url');

@@ -54,7 +54,26 @@ function setup() {
     box: { seal: (p) => new Uint8Array(p), open: (e) => new Uint8Array(e) },
     clock: { now: () => now },
     publicUrl: 'https://verifier.example',
-    formats: { 'dc+sd-jwt': async () => ({ verified: true, claims: { given_name: 'Erika' }, iss: 'https://issuer.example', vct: 'https://issuer.example/pid', problems: [] }) },
+    formats: {
+      // A fake of the registry lookup: only dc+sd-jwt, whose check always verifies.
+      forDcqlFormat: (format) =>
+        format === 'dc+sd-jwt'
+          ? {
+              id: 'dc+sd-jwt',
+              verifyPresentation: async () => ({
+                verified: true,
+                checked: 'signature, key binding, status and validity',
+                problems: [],
+                type: 'https://issuer.example/pid',
+                issuer: 'https://issuer.example',
+                claims: { given_name: 'Erika' },
+                disclosed: [['given_name']],
+                dcql: { credential_format: 'dc+sd-jwt', vct: 'https://issuer.example/pid', claims: { given_name: 'Erika' }, cryptographic_holder_binding: true },
+              }),
+            }
+          : undefined,
+      vpFormatsSupported: () => ({ 'dc+sd-jwt': {} }),
+    },
     webhooks,
   });
   return { repo, service, delivered, advance: (s: number) => (now = new Date(now.getTime() + s * 1000)) };
