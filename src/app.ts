@@ -307,6 +307,8 @@ export async function createCore(
           })
         : noUserAuthentication,
     });
+    // Family B's DELETE /credentials/{id} (and GraphQL revokeTemplateCredential) reach each credential a wallet received.
+    services.issuedElsewhere.add(oid4vci.issuedCredentials);
     return { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus: bus, anchoring, oid4vp, oid4vci };
   } catch (e) {
     await db.close();
@@ -343,7 +345,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     [ZkpTokensResolver, new ZkpTokensResolver(services.zkpTokens)],
     [VcApiResolver, new VcApiResolver(services.vcApi)],
     [Oid4vpResolver, new Oid4vpResolver(oid4vp.service)],
-    [Oid4vciOffersResolver, new Oid4vciOffersResolver(oid4vci.offers)],
+    [Oid4vciOffersResolver, new Oid4vciOffersResolver(oid4vci.offers, oid4vci.issuedCredentials)],
     [WalletConsoleResolver, new WalletConsoleResolver(walletConsole)],
   ]);
   const container: ContainerType = { get: (cls) => resolvers.get(cls) };
@@ -390,7 +392,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   // The operator page (docs/WALLETS.md): keyless like GraphiQL; its API calls carry the key.
   http.use(walletConsolePageRoutes());
   http.use(graphql.router);
-  http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads, oid4vp: oid4vp.service }, [oid4vciOfferRoutes(services.auth, oid4vci.offers), walletConsoleApiRoutes(services.auth, walletConsole)]));
+  http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads, oid4vp: oid4vp.service }, [oid4vciOfferRoutes(services.auth, oid4vci.offers, oid4vci.issuedCredentials), walletConsoleApiRoutes(services.auth, walletConsole)]));
   http.use(notFoundHandler());
   http.use(errorHandler());
 

@@ -211,3 +211,30 @@ export const markOfferReady = admin('post', '/oid4vci/offers/:offerId/ready', 'm
   responses: { 200: { description: 'the offer', schema: OfferViewSchema, example: { ...viewExample, deferred: true, ready: true } } },
   errors: [404, 409],
 });
+
+const IssuedCredentialSchema = Type.Object(
+  {
+    id: Type.String({ description: 'the credential record id: DELETE /credentials/{id} revokes this credential alone' }),
+    offerId: Type.String(),
+    configurationId: Type.String(),
+    format: Type.String({ description: 'the OpenID4VCI format it was issued in (dc+sd-jwt, mso_mdoc, …)' }),
+    status: Type.Union([Type.Literal('issued'), Type.Literal('revoked')]),
+    issuedAt: Type.String(),
+    revokedAt: Type.Union([Type.String(), Type.Null()]),
+  },
+  { title: 'Oid4vciIssuedCredential' },
+);
+
+export const listOfferCredentials = admin('get', '/oid4vci/offers/:offerId/credentials', 'credentialOfferCredentials', {
+  summary: 'The credentials wallets received under an offer, each with the id that revokes it alone (DELETE /credentials/{id})',
+  scopes: ISSUER,
+  pathParams: [offerId],
+  responses: {
+    200: {
+      description: 'oldest first; credentials that carry no status entry (ldp_vc through the VC-API) are not listed',
+      schema: Type.Object({ items: Type.Array(IssuedCredentialSchema) }),
+      example: { items: [{ id: '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9', offerId: OFFER_ID, configurationId: CONFIG_ID, format: 'dc+sd-jwt', status: 'issued', issuedAt: '2026-11-27T10:01:00.000Z', revokedAt: null }] },
+    },
+  },
+  errors: [404],
+});

@@ -52,6 +52,7 @@ import { OAuthService } from './oauth/oauth.service';
 import type { TokenKeys } from './oauth/token-keys';
 import type { Oid4vcKeysService } from './oid4vc-keys.service';
 import { TokenStatusListService } from './token-status-list.service';
+import { IssuedElsewhere } from './issued-elsewhere';
 import type { PrismaTokenStatusRepository } from '../db/repositories/token-status.repository';
 
 export interface Services {
@@ -91,6 +92,8 @@ export interface Services {
   readonly oid4vcKeys: Oid4vcKeysService;
   /** IETF Token Status Lists of the OpenID4VC issuer: allocation at issuance, flips on revocation, the published tokens, the status check. */
   readonly tokenStatus: TokenStatusListService;
+  /** Issuers other than Family B whose credentials Family B's revocation route reaches (the OpenID4VCI issuer adds itself). */
+  readonly issuedElsewhere: IssuedElsewhere;
 }
 
 /** What the VC-API needs from the composition root. */
@@ -158,7 +161,8 @@ export function createServices(d: ServiceDeps): Services {
   const templates = new TemplatesService(d.templateRepo, d.dids, d.clock);
   // Status List Tokens are signed by the tenant's OpenID4VC issuer key, the key of the credentials that point to them.
   const tokenStatus = new TokenStatusListService(d.tokenStatusRepo, (tenantId) => d.oid4vcKeys.signerFor(tenantId), d.config.publicUrl, d.clock);
-  const familyBCredentials = new FamilyBCredentialsService(d.credentialRepo, templates, d.dids, d.custody, d.ledger, d.clock, d.config.publicUrl, d.anchors, tokenStatus);
+  const issuedElsewhere = new IssuedElsewhere();
+  const familyBCredentials = new FamilyBCredentialsService(d.credentialRepo, templates, d.dids, d.custody, d.ledger, d.clock, d.config.publicUrl, d.anchors, tokenStatus, issuedElsewhere);
   const zkConfig = d.config.zk ?? DEFAULT_ZK_ENGINE;
   const zkLibrary = d.config.zk?.library;
   const zk = new ZkEngine({ ...DEFAULT_ZK_ENGINE, ...zkConfig, ...(zkLibrary !== undefined ? { resolveLibrary: () => zkLibrary } : {}) });
@@ -198,6 +202,7 @@ export function createServices(d: ServiceDeps): Services {
     writes: d.writes,
     oid4vcKeys: d.oid4vcKeys,
     tokenStatus,
+    issuedElsewhere,
     vcApi: createVcApiServices({
       issuerRepo: d.vcApi.issuers,
       statusRepo: d.vcApi.status,

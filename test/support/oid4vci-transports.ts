@@ -28,6 +28,17 @@ export interface CreatedOffer extends OfferView {
   qrPng: string;
 }
 
+/** A credential a wallet received under an offer (GET /oid4vci/offers/{id}/credentials). */
+export interface IssuedCredential {
+  id: string;
+  offerId: string;
+  configurationId: string;
+  format: string;
+  status: 'issued' | 'revoked';
+  issuedAt: string;
+  revokedAt: string | null;
+}
+
 export interface CreateOfferBody {
   credentialConfigurationIds: string[];
   claims: Json;
@@ -46,6 +57,8 @@ export interface OffersTransport {
   get(key: string, id: string): Promise<Outcome<OfferView>>;
   revoke(key: string, id: string): Promise<Outcome<OfferView>>;
   markReady(key: string, id: string): Promise<Outcome<OfferView>>;
+  /** The offer's delivered credentials (REST: its items). */
+  credentials(key: string, id: string): Promise<Outcome<IssuedCredential[]>>;
 }
 
 const headers = (key: string) => ({ 'X-API-Key': key });
@@ -74,6 +87,10 @@ export function restOffers(server: Endpoint): OffersTransport {
     get: async (key, id) => rest(await request(url(), 'GET', `/oid4vci/offers/${encodeURIComponent(id)}`, { headers: headers(key) }), 200),
     revoke: async (key, id) => rest(await request(url(), 'DELETE', `/oid4vci/offers/${encodeURIComponent(id)}`, { headers: headers(key) }), 200),
     markReady: async (key, id) => rest(await request(url(), 'POST', `/oid4vci/offers/${encodeURIComponent(id)}/ready`, { headers: headers(key) }), 200),
+    credentials: async (key, id) => {
+      const out = rest<{ items: IssuedCredential[] }>(await request(url(), 'GET', `/oid4vci/offers/${encodeURIComponent(id)}/credentials`, { headers: headers(key) }), 200);
+      return out.ok ? { ok: true, data: out.data.items } : out;
+    },
   };
 }
 
@@ -85,6 +102,7 @@ export function graphqlOffers(server: Endpoint): OffersTransport {
     get: (key, id) => gqlOutcome(async () => (await server.sdk(key).credentialOffer({ id })).credentialOffer as OfferView),
     revoke: (key, id) => gqlOutcome(async () => (await server.sdk(key).revokeCredentialOffer({ id })).revokeCredentialOffer as OfferView),
     markReady: (key, id) => gqlOutcome(async () => (await server.sdk(key).markCredentialOfferReady({ id })).markCredentialOfferReady as OfferView),
+    credentials: (key, id) => gqlOutcome(async () => (await server.sdk(key).credentialOfferCredentials({ id })).credentialOfferCredentials as IssuedCredential[]),
   };
 }
 

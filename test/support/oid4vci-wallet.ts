@@ -18,6 +18,8 @@ export interface WalletOutcome {
   readonly steps: WalletStep[];
   readonly credentials: (string | Record<string, any>)[];
   readonly holderJwks: JsonWebKey[];
+  /** With exportHolderKeys: the private keys of holderJwks, for presenting the credentials afterwards. */
+  readonly holderPrivateJwks?: JsonWebKey[];
   readonly error?: string;
   readonly message?: string;
 }
@@ -31,6 +33,7 @@ export interface WalletInput {
   readonly batch?: number;
   readonly notify?: 'credential_accepted' | 'credential_failure' | 'credential_deleted';
   readonly loginHint?: string;
+  readonly exportHolderKeys?: boolean;
 }
 
 /**

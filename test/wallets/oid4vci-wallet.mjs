@@ -291,6 +291,10 @@ async function main() {
 }
 
 main().then(
-  (out) => process.stdout.write(`${JSON.stringify({ steps, credentials: out?.credentials ?? [], holderJwks: out?.holders ?? [] })}\n`),
+  (out) => {
+    // A test that goes on to present the credential (as a wallet app would) asks for the holder keys.
+    const privateJwks = input.exportHolderKeys ? { holderPrivateJwks: (out?.holders ?? []).map((h) => keys.get(h.x).export({ format: 'jwk' })) } : {};
+    process.stdout.write(`${JSON.stringify({ steps, credentials: out?.credentials ?? [], holderJwks: out?.holders ?? [], ...privateJwks })}\n`);
+  },
   (e) => process.stdout.write(`${JSON.stringify({ steps, error: 'wallet_failed', message: e?.stack ?? String(e) })}\n`),
 );

@@ -3,6 +3,7 @@ import type {
   AuthorizationRecord,
   CredentialRef,
   IssuanceRecord,
+  IssuedCredentialRecord,
   NewOffer,
   NewToken,
   NotificationEvent,
@@ -63,6 +64,25 @@ const issuanceOf = (r: IssuanceRow): IssuanceRecord => ({
 
 const json = (v: unknown): Prisma.InputJsonValue => v as Prisma.InputJsonValue;
 
+/** The rows of the credentials a delivery names by record id (`credentialId` of its references). */
+function issuedRows(input: { notificationId: string; tenantId: string; offerId: string; configurationId: string; format: string }, refs: readonly CredentialRef[], at: Date) {
+  return refs.flatMap((ref) =>
+    typeof ref['credentialId'] === 'string'
+      ? [{ id: ref['credentialId'], tenantId: input.tenantId, offerId: input.offerId, notificationId: input.notificationId, configurationId: input.configurationId, format: input.format, issuedAt: at }]
+      : [],
+  );
+}
+
+const issuedOf = (r: { id: string; tenantId: string; offerId: string; configurationId: string; format: string; issuedAt: Date; revokedAt: Date | null }): IssuedCredentialRecord => ({
+  id: r.id,
+  tenantId: r.tenantId,
+  offerId: r.offerId,
+  configurationId: r.configurationId,
+  format: r.format,
+  issuedAt: r.issuedAt,
+  revokedAt: r.revokedAt,
+});
+
 /** Offers, codes, tokens, nonces and issuances of the OpenID4VCI issuer. Single use is enforced by conditional updates. */
 export class PrismaOid4vciRepository implements Oid4vciStore {
   constructor(private readonly prisma: PrismaClient) {}
@@ -99,9 +119,14 @@ export class PrismaOid4vciRepository implements Oid4vciStore {
 
   async revokeOffer(tenantId: string, id: string, at: Date): Promise<OfferRecord | null> {
     // Revocation also spends every grant: codes and issuer state can no longer be exchanged.
-    const n = await this.prisma.oid4vciOffer.updateMany({
-      where: { id, tenantId, revokedAt: null },
-      data: { revokedAt: at, status: 'revoked', preAuthorizedCodeHash: null, issuerStateHash: null, updatedAt: at },
+    const n = await this.prisma.$transaction(async (tx) => {
+      const revoked = await tx.oid4vciOffer.updateMany({
+        where: { id, tenantId, revokedAt: null },
+        data: { revokedAt: at, status: 'revoked', preAuthorizedCodeHash: null, issuerStateHash: null, updatedAt: at },
+      });
+      // What the offer produced is withdrawn with it; a credential revoked on its own keeps its time.
+      if (revoked.count > 0) await tx.oid4vciIssuedCredential.updateMany({ where: { offerId: id, tenantId, revokedAt: null }, data: { revokedAt: at } });
+      return revoked;
     });
     if (n.count === 0) return null;
     await this.prisma.oid4vciToken.deleteMany({ where: { offerId: id } });
@@ -207,7 +232,10 @@ export class PrismaOid4vciRepository implements Oid4vciStore {
           issuedAt: input.issuedAt,
         },
       });
-      if (input.issuedAt) await tx.oid4vciOffer.updateMany({ where: { id: input.offerId, status: 'token-issued' }, data: { status: 'credential-issued', updatedAt: input.issuedAt } });
+      if (input.issuedAt) {
+        await tx.oid4vciIssuedCredential.createMany({ data: issuedRows(input, input.credentialRefs, input.issuedAt) });
+        await tx.oid4vciOffer.updateMany({ where: { id: input.offerId, status: 'token-issued' }, data: { status: 'credential-issued', updatedAt: input.issuedAt } });
+      }
     });
   }
 
@@ -223,6 +251,7 @@ export class PrismaOid4vciRepository implements Oid4vciStore {
       // The transaction id is spent with the delivery: a second deferred request gets invalid_transaction_id.
       const n = await tx.oid4vciIssuance.updateMany({ where: { transactionIdHash, issuedAt: null }, data: { issuedAt: at, credentialRefs: json(refs), transactionIdHash: null } });
       if (n.count === 0) return false;
+      await tx.oid4vciIssuedCredential.createMany({ data: issuedRows(row, refs, at) });
       await tx.oid4vciOffer.updateMany({ where: { id: row.offerId, status: 'token-issued' }, data: { status: 'credential-issued', updatedAt: at } });
       return true;
     });
@@ -235,6 +264,17 @@ export class PrismaOid4vciRepository implements Oid4vciStore {
 
   async issuancesOf(offerId: string): Promise<IssuanceRecord[]> {
     return (await this.prisma.oid4vciIssuance.findMany({ where: { offerId }, orderBy: { createdAt: 'asc' } })).map(issuanceOf);
+  }
+
+  async issuedCredentialsOf(tenantId: string, offerId: string): Promise<IssuedCredentialRecord[]> {
+    return (await this.prisma.oid4vciIssuedCredential.findMany({ where: { tenantId, offerId }, orderBy: [{ issuedAt: 'asc' }, { id: 'asc' }] })).map(issuedOf);
+  }
+
+  async revokeIssuedCredential(tenantId: string, id: string, at: Date): Promise<IssuedCredentialRecord | null> {
+    // Conditional: only the first revocation sets the time, so a retried DELETE answers the same.
+    await this.prisma.oid4vciIssuedCredential.updateMany({ where: { id, tenantId, revokedAt: null }, data: { revokedAt: at } });
+    const row = await this.prisma.oid4vciIssuedCredential.findFirst({ where: { id, tenantId } });
+    return row ? issuedOf(row) : null;
   }
 
   async recordNotification(notificationId: string, event: NotificationEvent, description: string | null, at: Date): Promise<void> {

@@ -4,6 +4,7 @@ import { type IssuerDeps, IssuerRuntime } from './context';
 import { CredentialService } from './credential.service';
 import { credentialIssuerMetadata, authorizationServerMetadata } from './metadata';
 import { CredentialOffersService } from './offers.service';
+import { IssuedCredentialsService } from './issued-credentials.service';
 import { TokenService } from './token.service';
 import { AppError } from '../../errors';
 
@@ -12,6 +13,8 @@ export interface Oid4vciIssuerServices {
   readonly tokens: TokenService;
   readonly authorization: AuthorizationService;
   readonly credentials: CredentialService;
+  /** The credentials each offer produced, listed and revoked one by one. */
+  readonly issuedCredentials: IssuedCredentialsService;
   issuerMetadata(slug: string): Promise<Record<string, unknown>>;
   authorizationServerMetadata(slug: string): Promise<Record<string, unknown>>;
   /** SD-JWT VC Type Metadata behind a configuration's `vct`. */
@@ -25,6 +28,7 @@ export function createOid4vciIssuer(deps: IssuerDeps): Oid4vciIssuerServices {
     tokens: new TokenService(rt),
     authorization: new AuthorizationService(rt),
     credentials: new CredentialService(rt),
+    issuedCredentials: new IssuedCredentialsService(rt),
     issuerMetadata: async (slug) => credentialIssuerMetadata(rt, await rt.tenant(slug)),
     authorizationServerMetadata: async (slug) => authorizationServerMetadata(rt, await rt.tenant(slug)),
     async typeMetadata(slug, configurationId) {
@@ -42,6 +46,7 @@ export { ISSUER_PATH } from './context';
 export { Oid4vciError, isOid4vciError } from './errors';
 export type { CreateOfferInput, CreatedOffer, OfferView, OfferPage, OfferGrant } from './offers.service';
 export type { CredentialOffersService } from './offers.service';
+export type { IssuedCredentialsService, IssuedCredentialView } from './issued-credentials.service';
 export type { CredentialSource, CredentialSources, Oid4vciCredentialFormat } from './configurations';
 export { DEFAULT_OID4VCI_SETTINGS, type Oid4vciSettings } from './settings';
 export { noUserAuthentication, loginHintAuthenticator, type UserAuthenticator } from './user-authenticator';

@@ -78,6 +78,17 @@ export interface IssuanceRecord {
   readonly event: string | null;
 }
 
+/** One delivered credential, addressable by its own record id (the holder of its status list slots). */
+export interface IssuedCredentialRecord {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly offerId: string;
+  readonly configurationId: string;
+  readonly format: string;
+  readonly issuedAt: Date;
+  readonly revokedAt: Date | null;
+}
+
 export type NotificationEvent = 'credential_accepted' | 'credential_failure' | 'credential_deleted';
 
 export interface Oid4vciStore {
@@ -86,7 +97,7 @@ export interface Oid4vciStore {
   listOffers(tenantId: string, page: { first: number; after?: string }): Promise<{ items: OfferRecord[]; hasMore: boolean }>;
   findOfferByPreAuthorizedCode(codeHash: string): Promise<OfferRecord | null>;
   findOfferByIssuerState(stateHash: string): Promise<OfferRecord | null>;
-  /** Revokes an offer not yet revoked; false when there is none (or it was revoked already). */
+  /** Revokes an offer not yet revoked, and the credentials delivered under it; null when there is none (or it was revoked already). */
   revokeOffer(tenantId: string, id: string, at: Date): Promise<OfferRecord | null>;
   markReady(tenantId: string, id: string, at: Date): Promise<OfferRecord | null>;
   /** Counts one wrong tx_code; locks the offer when the count reaches `max`. Returns the new count. */
@@ -119,6 +130,13 @@ export interface Oid4vciStore {
   findIssuance(notificationId: string): Promise<IssuanceRecord | null>;
   /** Every credential response recorded under an offer (what a revocation of the offer must reach). */
   issuancesOf(offerId: string): Promise<IssuanceRecord[]>;
+  /** The credentials delivered under an offer of the tenant, oldest first. */
+  issuedCredentialsOf(tenantId: string, offerId: string): Promise<IssuedCredentialRecord[]>;
+  /**
+   * Marks a delivered credential of the tenant revoked at `at` unless it is already (idempotent:
+   * the first revocation's time stays); null when the tenant has no such credential.
+   */
+  revokeIssuedCredential(tenantId: string, id: string, at: Date): Promise<IssuedCredentialRecord | null>;
   recordNotification(notificationId: string, event: NotificationEvent, description: string | null, at: Date): Promise<void>;
   /** Deletes expired nonces and DPoP proofs (called now and then by the service). */
   sweep(now: Date): Promise<void>;

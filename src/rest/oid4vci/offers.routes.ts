@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AuthService } from '../../services/auth.service';
-import type { CredentialOffersService } from '../../oid4vc/issuer';
-import { CreateOfferBody, createOffer, getOffer, listOffers, markOfferReady, revokeOffer } from '../../contracts/oid4vci';
+import type { CredentialOffersService, IssuedCredentialsService } from '../../oid4vc/issuer';
+import { CreateOfferBody, createOffer, getOffer, listOfferCredentials, listOffers, markOfferReady, revokeOffer } from '../../contracts/oid4vci';
 import { invalidInput } from '../../errors';
 import { actorOf } from '../context';
 import { authorize } from '../middleware/authorize';
@@ -11,7 +11,7 @@ import { pathParam } from '../validate';
 const path = (op: { paths: readonly string[] }): string => op.paths[0]!;
 
 /** The issuer-admin API of OpenID4VCI offers (API key, scope issuer); GraphQL has the same operations. */
-export function oid4vciOfferRoutes(auth: AuthService, offers: CredentialOffersService): Router {
+export function oid4vciOfferRoutes(auth: AuthService, offers: CredentialOffersService, issued: IssuedCredentialsService): Router {
   const r = Router();
   r.post(path(createOffer), authorize(auth, ['issuer']), validateBody(createOffer), async (req, res) => {
     res.status(201).json(await offers.create(actorOf(res), bodyOf(req, CreateOfferBody)));
@@ -25,6 +25,9 @@ export function oid4vciOfferRoutes(auth: AuthService, offers: CredentialOffersSe
   });
   r.get(path(getOffer), authorize(auth, ['issuer']), async (req, res) => {
     res.json(await offers.get(actorOf(res), pathParam(req, 'offerId')));
+  });
+  r.get(path(listOfferCredentials), authorize(auth, ['issuer']), async (req, res) => {
+    res.json({ items: await issued.list(actorOf(res), pathParam(req, 'offerId')) });
   });
   r.delete(path(revokeOffer), authorize(auth, ['issuer']), async (req, res) => {
     res.json(await offers.revoke(actorOf(res), pathParam(req, 'offerId')));

@@ -17,6 +17,7 @@ import type { PrismaCredentialRepository } from '../../db/repositories/credentia
 import type { Ledger } from '../../ledger/ledger.port';
 import type { AnchorService } from '../../anchor/anchor.service';
 import type { RevocationListener } from '../token-status-list.service';
+import type { IssuedElsewhere } from '../issued-elsewhere';
 import type { AnchorStatus } from '../../anchor/anchor.port';
 import type { TemplatesService } from './templates.service';
 import { isCredentialId, isUuid } from './ids';
@@ -80,6 +81,8 @@ export class FamilyBCredentialsService {
     private readonly anchors?: AnchorService,
     /** Token status lists the credential is also in (issue 21): flipped after the status bit. */
     private readonly revocations?: RevocationListener,
+    /** Credentials other issuers of this service delivered (OpenID4VCI), revocable through this route too. */
+    private readonly elsewhere?: IssuedElsewhere,
   ) {}
 
   /** POST /credentials `{ templateId, credentialSubject, holder? }`. */
@@ -137,9 +140,18 @@ export class FamilyBCredentialsService {
     return { document: r.document, status: r.status, revokedAt: r.revokedAt ? r.revokedAt.toISOString() : null };
   }
 
-  /** DELETE /credentials/{id}: sets the status bit and anchors the revocation. Idempotent. */
+  /**
+   * DELETE /credentials/{id}: sets the status bit and anchors the revocation. Idempotent. An id
+   * that is no Family B credential but one the OpenID4VCI issuer delivered revokes that one
+   * (its status list entries flip); anything else is 404.
+   */
   async revoke(actor: Actor, id: string): Promise<{ id: string; status: 'revoked'; revokedAt: string }> {
     const issuerOf = async (r: FamilyBCredentialRecord) => (await this.dids.findById(r.issuerDidId))!;
+    const found = isCredentialId(id) ? await this.credentials.findForTenant(actor.tenantId, id) : null;
+    if (!found && this.elsewhere) {
+      const other = await this.elsewhere.revoke(actor, id);
+      if (other) return other;
+    }
     const record = await this.own(actor, id);
     const issuer = await issuerOf(record);
     const revoked = await this.credentials.revoke({ tenantId: actor.tenantId, id, statusListId: record.statusListId, at: this.clock.now() }, (r) => ({

@@ -1,16 +1,19 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { invalidInput } from '../../../errors';
-import type { CredentialOffersService, OfferGrant } from '../../../oid4vc/issuer';
+import type { CredentialOffersService, IssuedCredentialsService, OfferGrant } from '../../../oid4vc/issuer';
 import type { GraphQLContext } from '../../context';
 import { CreateCredentialOfferInput } from '../../types/oid4vci/offer.input';
-import { CreatedCredentialOffer, CredentialOffer, CredentialOfferPage } from '../../types/oid4vci/offer.type';
+import { CreatedCredentialOffer, CredentialOffer, CredentialOfferPage, IssuedOid4vciCredential } from '../../types/oid4vci/offer.type';
 
 const GRANTS: readonly string[] = ['pre-authorized_code', 'authorization_code'];
 
 /** The issuer-admin operations on OpenID4VCI offers: the same service as REST /oid4vci/offers. */
 @Resolver()
 export class Oid4vciOffersResolver {
-  constructor(private readonly offers: CredentialOffersService) {}
+  constructor(
+    private readonly offers: CredentialOffersService,
+    private readonly issued: IssuedCredentialsService,
+  ) {}
 
   @Authorized('issuer')
   @Mutation(() => CreatedCredentialOffer, { description: 'REST: POST /oid4vci/offers.' })
@@ -42,6 +45,12 @@ export class Oid4vciOffersResolver {
   @Query(() => CredentialOffer, { description: 'REST: GET /oid4vci/offers/{offerId}.' })
   credentialOffer(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<CredentialOffer> {
     return this.offers.get(ctx.actor, id) as Promise<CredentialOffer>;
+  }
+
+  @Authorized('issuer')
+  @Query(() => [IssuedOid4vciCredential], { description: 'REST: GET /oid4vci/offers/{offerId}/credentials (oldest first). Each id is revoked alone by revokeTemplateCredential.' })
+  credentialOfferCredentials(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<IssuedOid4vciCredential[]> {
+    return this.issued.list(ctx.actor, id) as Promise<IssuedOid4vciCredential[]>;
   }
 
   @Authorized('issuer')

@@ -72,3 +72,27 @@ export class CredentialOfferPage {
   @Field(() => String, { nullable: true })
   next!: string | null;
 }
+
+@ObjectType({ description: 'A credential a wallet received under an OpenID4VCI offer (REST: GET /oid4vci/offers/{offerId}/credentials).' })
+export class IssuedOid4vciCredential {
+  @Field(() => String, { description: 'The credential record id: revokeTemplateCredential (REST: DELETE /credentials/{id}) revokes this credential alone.' })
+  id!: string;
+
+  @Field(() => String)
+  offerId!: string;
+
+  @Field(() => String)
+  configurationId!: string;
+
+  @Field(() => String, { description: 'The OpenID4VCI format it was issued in (dc+sd-jwt, mso_mdoc, …).' })
+  format!: string;
+
+  @Field(() => String, { description: 'issued or revoked.' })
+  status!: string;
+
+  @Field(() => String)
+  issuedAt!: string;
+
+  @Field(() => String, { nullable: true })
+  revokedAt!: string | null;
+}
