@@ -280,6 +280,10 @@ export async function createCore(
     const sourceTemplates = new PrismaTemplateRepository(db.prisma, ledger, cache);
     const sourceSchemas = new PrismaSchemaRepository(db.prisma);
     const clock = options.clock ?? systemClock;
+    // The VC-API issuer a W3C format offered over OpenID4VCI signs with: the tenant's default one, or
+    // (JWT VCs) its instance of that suite with a P-256 key, since wallets under HAIP check ES256.
+    const oid4vciW3cIssuer = (tenantId: string, suite?: string) =>
+      suite === undefined ? services.vcApi.issuers.defaultFor(oid4vciIssuerActor(tenantId)) : services.vcApi.issuers.forSuite(oid4vciIssuerActor(tenantId), suite, 'P-256');
     const oid4vci = createOid4vciIssuer({
       store: oid4vciStore,
       settings: oid4vciSettings,
@@ -292,8 +296,11 @@ export async function createCore(
         allocateStatus: (tenantId, credentialId) => services.tokenStatus.allocate(tenantId, credentialId),
         now: () => clock.now(),
         w3c: {
-          defaultIssuerDid: async (tenantId) => (await services.vcApi.issuers.defaultFor(oid4vciIssuerActor(tenantId))).did,
-          issue: async (tenantId, credential) => (await services.vcApi.issuance.issue(oid4vciIssuerActor(tenantId), { kind: 'default' }, { credential })).verifiableCredential,
+          issuerDid: async (tenantId, suite) => (await oid4vciW3cIssuer(tenantId, suite)).did,
+          issue: async (tenantId, credential, suite) => {
+            const selector = suite === undefined ? ({ kind: 'default' } as const) : ({ kind: 'instance', id: (await oid4vciW3cIssuer(tenantId, suite)).id } as const);
+            return (await services.vcApi.issuance.issue(oid4vciIssuerActor(tenantId), selector, { credential })).verifiableCredential;
+          },
         },
       }),
       publicUrl: config.publicUrl,

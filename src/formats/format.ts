@@ -133,9 +133,13 @@ export interface Oid4vciIssuancePorts {
   signerFor(tenantId: string): Promise<Oid4vciSigner>;
   allocateStatus(tenantId: string, credentialId: string): Promise<{ readonly uri: string; readonly idx: number }>;
   now(): Date;
+  /**
+   * The tenant's VC-API issuer instances: the default one (suite left out) or the oldest one that
+   * signs with `suite`, created on first use.
+   */
   readonly w3c: {
-    defaultIssuerDid(tenantId: string): Promise<string>;
-    issue(tenantId: string, credential: JsonObject): Promise<JsonObject>;
+    issuerDid(tenantId: string, suite?: string): Promise<string>;
+    issue(tenantId: string, credential: JsonObject, suite?: string): Promise<JsonObject>;
   };
 }
 

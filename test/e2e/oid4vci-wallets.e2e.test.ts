@@ -33,6 +33,7 @@ const TENANT = 'wallets';
 const SCHEMA = 'EmployeeBadge';
 const SD_JWT = `schema.${SCHEMA}.v1.sd_jwt`;
 const LDP = `schema.${SCHEMA}.v1.ldp_vc`;
+const JWT_VC = `schema.${SCHEMA}.v1.jwt_vc`;
 const TX_ATTEMPTS = 3;
 
 let db: TestDatabase;
@@ -53,7 +54,8 @@ beforeAll(async () => {
   };
   // Before the service starts: PGlite admits one process at a time.
   expect((await runCliAsync(['tenant', 'create', TENANT], env)).status).toBe(0);
-  const created = await runCliAsync(['api-key', 'create', '--tenant', TENANT, '--scopes', 'issuer'], env);
+  // verifier too: the jwt_vc_json test has the received JWT checked by the service's VC-API verifier.
+  const created = await runCliAsync(['api-key', 'create', '--tenant', TENANT, '--scopes', 'issuer,verifier'], env);
   expect(created.status).toBe(0);
   key = (JSON.parse(created.stdout.trim()) as { key: string }).key;
   svc = await startService(env);
@@ -217,6 +219,32 @@ describe('honest wallets receive credentials', () => {
     const did = vc.credentialSubject.id as string;
     expect(did.startsWith('did:jwk:')).toBe(true);
     expect(sameKey(JSON.parse(Buffer.from(did.slice('did:jwk:'.length), 'base64url').toString()), out.holderJwks[0]!)).toBe(true);
+  });
+});
+
+describe('jwt_vc_json', () => {
+  test('a VCDM 1.1 JWT VC signed by the tenant\'s vc+jwt VC-API issuer (did:key, ES256), subject the wallet key, verified by the VC-API', async () => {
+    const metadata = (await request(svc.url, 'GET', `/.well-known/openid-credential-issuer/oid4vc/${TENANT}`)).json;
+    expect(metadata.credential_configurations_supported[JWT_VC]).toMatchObject({ format: 'jwt_vc_json', credential_definition: { type: ['VerifiableCredential', 'EmployeeBadgeCredential'] } });
+    const o = await offer({ credentialConfigurationIds: [JWT_VC] });
+    const out = await runIssuanceWallet({ offerUri: o.offerUri, txCode: o.txCode });
+    expect(stepOf(out, 'resolved')).toMatchObject({ format: 'jwt_vc_json' });
+    expect(stepOf(out, 'credentials')).toMatchObject({ ok: true, count: 1 });
+    const jwt = out.credentials[0] as string;
+    expect(typeof jwt).toBe('string');
+    const [h, p] = jwt.split('.') as [string, string];
+    const header = JSON.parse(Buffer.from(h, 'base64url').toString());
+    const payload = JSON.parse(Buffer.from(p, 'base64url').toString());
+    expect(header).toMatchObject({ alg: 'ES256', typ: 'JWT', kid: expect.stringMatching(/^did:key:z.+#z.+$/) });
+    expect(payload.iss).toBe(header.kid.split('#')[0]);
+    expect(payload.vc).toMatchObject({ type: ['VerifiableCredential', 'EmployeeBadgeCredential'], credentialSubject: { name: 'Alice', email: 'alice@example.com', age: 30 } });
+    expect(payload.sub.startsWith('did:jwk:')).toBe(true);
+    expect(sameKey(JSON.parse(Buffer.from(payload.sub.slice('did:jwk:'.length), 'base64url').toString()), out.holderJwks[0]!)).toBe(true);
+    const verified = await request(svc.url, 'POST', '/vc-api/credentials/verify', { headers: { 'X-API-Key': key }, body: { verifiableCredential: jwt } });
+    expect(verified.status).toBe(200);
+    // A tampered payload does not verify: the signature is what the 200 above rests on.
+    const tampered = `${h}.${Buffer.from(JSON.stringify({ ...payload, vc: { ...payload.vc, credentialSubject: { ...payload.vc.credentialSubject, age: 31 } } })).toString('base64url')}.${jwt.split('.')[2]}`;
+    expect((await request(svc.url, 'POST', '/vc-api/credentials/verify', { headers: { 'X-API-Key': key }, body: { verifiableCredential: tampered } })).status).toBe(422);
   });
 });
 

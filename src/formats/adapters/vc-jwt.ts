@@ -4,6 +4,7 @@ import type { JsonObject, ProofVerification, VcProblem } from '../../vc/ports';
 import type { FormatVerification, VerifyContext, W3cCredentialFormat, W3cIssueRequest } from '../format';
 import { BITSTRING_STATUS } from './bitstring-status';
 import { resolverOf } from './embedded-proof';
+import { jwtVcJsonOid4vci } from './w3c-oid4vci';
 
 const ID = 'vc+jwt';
 
@@ -29,6 +30,7 @@ export const vcJwt: W3cCredentialFormat = {
   id: ID,
   title: 'JWT VC (VC-JOSE-COSE vc+jwt, VC-JWT 1.1)',
   oid4vciFormat: 'jwt_vc_json',
+  oid4vci: jwtVcJsonOid4vci(ID),
   vcApi: {
     suite: 'vc+jwt',
     // EdDSA, ES256 or ES384 by the key.

@@ -67,6 +67,17 @@ export class VcIssuersService {
     return (await this.repo.findDefault(actor.tenantId)) ?? this.newInstance(actor.tenantId, DEFAULT_SUITE, 'Ed25519', true);
   }
 
+  /**
+   * The tenant's oldest instance that signs with `suite`, created on first use with `keyType` (the
+   * OpenID4VCI issuer offers a format by the suite that secures it, whatever the default instance
+   * signs with). Two racing first uses may create two; the older one serves from then on.
+   */
+  async forSuite(actor: Actor, suite: string, keyType: string): Promise<VcIssuerRecord> {
+    const checked = checkSuiteAndKey(suite, keyType);
+    const found = (await this.repo.listByTenant(actor.tenantId)).find((r) => r.cryptosuite === checked.suite && r.keyType === checked.keyType);
+    return found ?? this.newInstance(actor.tenantId, checked.suite, checked.keyType, false);
+  }
+
   /** Any tenant's instance by id (status lists are public documents of their instance). */
   findById(id: string): Promise<VcIssuerRecord | null> {
     return this.repo.findById(id);
