@@ -34,6 +34,8 @@ export interface WalletInput {
   readonly notify?: 'credential_accepted' | 'credential_failure' | 'credential_deleted';
   readonly loginHint?: string;
   readonly exportHolderKeys?: boolean;
+  /** A wallet provider's attestation key and chain (modes provider-attestation, provider-key-attestation). */
+  readonly walletProvider?: { readonly privateJwk: JsonWebKey; readonly x5c: string[] };
 }
 
 /**

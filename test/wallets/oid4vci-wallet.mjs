@@ -9,7 +9,7 @@
 // {"pending": true} and waits for one line on stdin before asking again.
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign as nodeSign } from 'node:crypto';
+import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, randomUUID, sign as nodeSign } from 'node:crypto';
 import { Openid4vciClient } from '@openid4vc/openid4vci';
 import { setGlobalConfig } from '@openid4vc/utils';
 
@@ -29,6 +29,17 @@ function newKey() {
   return { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y };
 }
 const signerOf = (jwk) => ({ method: 'jwk', alg: 'ES256', publicJwk: jwk });
+
+/**
+ * The wallet provider's attestation key (input.walletProvider: its private JWK and x5c chain, made
+ * by the test under a root the service trusts): what a genuine wallet app carries to vouch for
+ * itself (OAuth client attestation) and for its keys (key attestation).
+ */
+function providerKey() {
+  const { privateJwk } = input.walletProvider;
+  keys.set(privateJwk.x, createPrivateKey({ key: privateJwk, format: 'jwk' }));
+  return { kty: 'EC', crv: 'P-256', x: privateJwk.x, y: privateJwk.y };
+}
 
 function signCompact(header, payload, jwk) {
   const key = keys.get(jwk.x);
@@ -146,6 +157,21 @@ async function main() {
     });
     record('token', { ok: res.status === 200, status: res.status, error: res.body?.error, description: res.body?.error_description });
     return;
+  } else if (mode === 'provider-attestation') {
+    // A wallet attestation from a wallet provider the issuer trusts (x5c to its anchors), bound to
+    // the DPoP key (cnf), with its PoP: the token is issued, and the honest flow goes on.
+    const provider = providerKey();
+    const now = Math.floor(Date.now() / 1000);
+    const attestation = signCompact({ typ: 'oauth-client-attestation+jwt', alg: 'ES256', x5c: input.walletProvider.x5c }, { iss: 'https://wallet-provider.example', sub: 'test-wallet', iat: now, exp: now + 600, cnf: { jwk: dpopKey } }, provider);
+    const pop = signCompact({ typ: 'oauth-client-attestation-pop+jwt', alg: 'ES256' }, { iss: 'test-wallet', aud: as.issuer, jti: randomUUID(), iat: now }, dpopKey);
+    const res = await raw(as.token_endpoint, {
+      headers: { DPoP: dpopProof(dpopKey, { htm: 'POST', htu: as.token_endpoint }), 'OAuth-Client-Attestation': attestation, 'OAuth-Client-Attestation-PoP': pop },
+      form: { grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': preAuthCode, ...(input.txCode ? { tx_code: input.txCode } : {}), client_id: 'test-wallet' },
+    });
+    record('token', { ok: res.status === 200, status: res.status, error: res.body?.error, description: res.body?.error_description });
+    if (res.status !== 200) return;
+    token = res.body;
+    dpop = { signer: signerOf(dpopKey), ...(res.headers['dpop-nonce'] ? { nonce: res.headers['dpop-nonce'] } : {}) };
   } else if (mode === 'missing-tx-code') {
     // The client would not send this; the issuer must answer it without counting a failure.
     const res = await raw(as.token_endpoint, { headers: { DPoP: dpopProof(dpopKey, { htm: 'POST', htu: as.token_endpoint }) }, form: { grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': preAuthCode } });
@@ -210,6 +236,17 @@ async function main() {
     const proof = signCompact({ typ: 'openid4vci-proof+jwt', alg: 'ES256', jwk: holder, key_attestation: attestation }, { aud: issuer.credential_issuer, iat: Math.floor(Date.now() / 1000), nonce: n }, holder);
     note('credential', await credentialRaw(bodyFor([proof])));
     return;
+  }
+  if (mode === 'provider-key-attestation') {
+    // A key attestation by a trusted wallet provider (x5c to the issuer's anchors) naming the proof key.
+    const provider = providerKey();
+    const n = await nonce();
+    const iat = Math.floor(Date.now() / 1000);
+    const attestation = signCompact({ typ: 'key-attestation+jwt', alg: 'ES256', x5c: input.walletProvider.x5c }, { iat, attested_keys: [holder], key_storage: ['iso_18045_high'], user_authentication: ['iso_18045_high'], nonce: n }, provider);
+    const proof = signCompact({ typ: 'openid4vci-proof+jwt', alg: 'ES256', jwk: holder, key_attestation: attestation }, { aud: issuer.credential_issuer, iat, nonce: n }, holder);
+    const res = await credentialRaw(bodyFor([proof]));
+    note('credential', res);
+    return { credentials: (res.body?.credentials ?? []).map((c) => c.credential), holders: [holder] };
   }
   if (mode === 'no-key-attestation') {
     note('credential', await credentialRaw(bodyFor([keyProof(holder, { aud: issuer.credential_issuer, nonce: await nonce() })])));

@@ -1,4 +1,6 @@
-import { Oauth2ServerErrorResponseError } from '@openid4vc/oauth2';
+import { Oauth2ServerErrorResponseError, verifyClientAttestationJwt } from '@openid4vc/oauth2';
+import { issuerCallbacks } from './callbacks';
+import { verifyClientAttestationPop } from './client-attestation-pop';
 import type { IssuerRuntime, TenantIssuer } from './context';
 import { type CheckedDpop, checkDpop } from './dpop';
 import { Oid4vciError } from './errors';
@@ -84,17 +86,22 @@ export class TokenService {
     } catch {
       throw new Oid4vciError('invalid_client', 'the wallet attestation is not signed by a trusted wallet provider (x5c)', {}, 401);
     }
+    let verified: Awaited<ReturnType<typeof verifyClientAttestationJwt>>;
     try {
-      await this.rt.as.verifyClientAttestation({
-        authorizationServer: t.issuer,
-        clientAttestationJwt: attestation.clientAttestationJwt,
-        clientAttestationPopJwt: attestation.clientAttestationPopJwt,
-        now: this.rt.now(),
-      } as Parameters<IssuerRuntime['as']['verifyClientAttestation']>[0]);
+      // The attestation itself through oid4vc-ts (typ, signature by the x5c leaf, exp, cnf)...
+      verified = await verifyClientAttestationJwt({ clientAttestationJwt: attestation.clientAttestationJwt, callbacks: issuerCallbacks(), now: this.rt.now() } as Parameters<typeof verifyClientAttestationJwt>[0]);
     } catch (e) {
       if (e instanceof Oauth2ServerErrorResponseError) throw new Oid4vciError('invalid_client', e.errorResponse.error_description ?? 'invalid wallet attestation', {}, 401);
-      throw new Oid4vciError('invalid_client', e instanceof Error ? e.message : 'invalid wallet attestation', {}, 401);
+      throw new Oid4vciError('invalid_client', `the wallet attestation is invalid: ${e instanceof Error ? e.message.split('\n')[0] : 'malformed'}`, {}, 401);
     }
+    // ...its PoP by our code (client-attestation-pop.ts says why).
+    verifyClientAttestationPop(attestation.clientAttestationPopJwt, {
+      cnfJwk: verified.payload.cnf.jwk,
+      clientId: verified.payload.sub,
+      audience: t.issuer,
+      nowSeconds: Math.floor(this.rt.now().getTime() / 1000),
+      windowSeconds: this.rt.deps.settings.proofWindowSeconds,
+    });
     void request;
   }
 
