@@ -44,7 +44,7 @@ export const openapiDocument = op('get', '/openapi.json', 'openapiDocument', {
 });
 
 export const apiDocs = op('get', '/docs', 'apiDocs', {
-  summary: 'This reference as a page (Swagger UI, served offline; CREDGATE_API_DOCS=off removes it)',
+  summary: 'This reference as a page (Swagger UI, served offline; CREDGATE_API_DOCS=false removes it)',
   responses: { 200: { description: 'the page', contentType: 'text/html', schema: Type.String(), example: '<!doctype html>…' } },
 });
 
