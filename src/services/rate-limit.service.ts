@@ -15,7 +15,8 @@ export interface WindowHit {
 
 /** Shared counters (PostgreSQL, src/db/repositories/rate-limit.repository.ts). */
 export interface RateLimitStore {
-  hit(key: string, windowSeconds: number): Promise<WindowHit>;
+  /** Counts `by` hits (default 1) in one atomic step and returns the new count. */
+  hit(key: string, windowSeconds: number, by?: number): Promise<WindowHit>;
   /** Takes back one hit counted in the window starting at `windowStart` (a no-op once that window is over). */
   release(key: string, windowStart: number): Promise<void>;
   prune(olderThanSeconds: number): Promise<number>;
@@ -30,6 +31,12 @@ function bucketKey(prefix: string, id: string): string {
 export interface ClientAuthAttempt {
   /** The attempt was not a failed guess: the reserved failure is given back. */
   giveBack(): Promise<void>;
+}
+
+/** How many of a batch of oracle calls fit the budget: the first `allowed`; the rest get `refusal`. */
+export interface CallAllowance {
+  readonly allowed: number;
+  readonly refusal: RetryLaterError | undefined;
 }
 
 const UNCOUNTED: ClientAuthAttempt = Object.freeze({ giveBack: () => Promise.resolve() });
@@ -65,6 +72,30 @@ export class RateLimitService {
   /** One oracle-shaped call by this API key. */
   async forApiKey(actor: Actor): Promise<void> {
     await this.take(bucketKey('k', actor.apiKeyId), this.config.perApiKey, 'this API key');
+  }
+
+  /**
+   * `calls` oracle-shaped calls of this API key counted at once, before any of them runs (GraphQL
+   * aliases of one request): one shared-counter write, and the request's answer can never race
+   * ahead of its own counting. The first `allowed` calls fit the budget.
+   */
+  async forApiKeyCalls(actor: Actor, calls: number): Promise<CallAllowance> {
+    const limit = this.config.perApiKey;
+    if (limit === 0 || calls <= 0) return { allowed: calls, refusal: undefined };
+    const key = bucketKey('k', actor.apiKeyId);
+    const what = 'this API key';
+    try {
+      this.refuseIfBlocked(key, limit, what);
+    } catch (e) {
+      return { allowed: 0, refusal: e as RetryLaterError };
+    }
+    const now = performance.now();
+    const hit = await this.store.hit(key, this.config.windowSeconds, calls);
+    this.maybePrune();
+    const allowed = Math.max(0, Math.min(calls, limit - (hit.hits - calls)));
+    if (allowed === calls) return { allowed, refusal: undefined };
+    this.remember(key, now, hit.retryAfterSeconds);
+    return { allowed, refusal: this.refusal(limit, what, hit.retryAfterSeconds) };
   }
 
   /** One verification lookup of this credential id. */
@@ -127,11 +158,15 @@ export class RateLimitService {
     const hit = await this.store.hit(key, windowSeconds);
     this.maybePrune();
     if (hit.hits > limit) {
-      if (this.blocked.size >= MAX_BLOCKED) this.blocked.clear();
-      this.blocked.set(key, now + hit.retryAfterSeconds * 1000);
+      this.remember(key, now, hit.retryAfterSeconds);
       throw refuse(hit.retryAfterSeconds);
     }
     return hit;
+  }
+
+  private remember(key: string, now: number, retryAfterSeconds: number): void {
+    if (this.blocked.size >= MAX_BLOCKED) this.blocked.clear();
+    this.blocked.set(key, now + retryAfterSeconds * 1000);
   }
 
   /** Counters of past windows are dead weight; drop them now and then, off the request path. */

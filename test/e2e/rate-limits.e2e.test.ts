@@ -84,8 +84,13 @@ describe('per API key, on oracle-shaped operations', () => {
         variables: { s: badSignature.signature, d: badSignature.data, k: badSignature.publicKey },
       },
     });
-    // Each alias ran (and was refused as a bad signature), so the one request spent 10 calls.
-    expect(res.json.errors[0].extensions.code).not.toBe('RATE_LIMITED');
+    // The first six aliases fit the budget and ran (a bad signature each); the other four were refused.
+    // GraphQL answers with the first error of a non-null root field, so only one of them shows.
+    expect(['INVALID_PUBLIC_KEY', 'RATE_LIMITED']).toContain(res.json.errors[0].extensions.code);
+    // All ten were counted before the answer left: the request cannot race ahead of its own counting.
+    const [view] = (await server.app.services.auth.listApiKeys(tenant)).filter((k) => k.scopes.includes('holder'));
+    const rows = await server.app.db.prisma.rateLimitCounter.findMany({ where: { key: `k:${view!.id}` } });
+    expect(rows.map((r) => r.hits)).toEqual([10]);
 
     expectRateLimitedGql(await gql(() => server.sdk(key).verifySignature(badSignature)));
     expectRateLimitedGql(await gql(() => server.sdk(key).decryptCredential({ privateKey: '00', vc: {} })));

@@ -10,12 +10,12 @@ import type { PrismaClient } from '../database';
 export class PrismaRateLimitRepository implements RateLimitStore {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async hit(key: string, windowSeconds: number): Promise<WindowHit> {
+  async hit(key: string, windowSeconds: number, by = 1): Promise<WindowHit> {
     const rows = await this.prisma.$queryRaw<{ hits: number; retry_after: number; window_epoch: bigint | number }[]>`
       INSERT INTO rate_limit_counters AS c (key, window_start, hits)
-      VALUES (${key}, to_timestamp(floor(extract(epoch FROM clock_timestamp()) / ${windowSeconds}::int) * ${windowSeconds}::int), 1)
+      VALUES (${key}, to_timestamp(floor(extract(epoch FROM clock_timestamp()) / ${windowSeconds}::int) * ${windowSeconds}::int), ${by}::int)
       ON CONFLICT (key) DO UPDATE SET
-        hits = CASE WHEN c.window_start >= EXCLUDED.window_start THEN c.hits + 1 ELSE 1 END,
+        hits = CASE WHEN c.window_start >= EXCLUDED.window_start THEN c.hits + EXCLUDED.hits ELSE EXCLUDED.hits END,
         window_start = GREATEST(c.window_start, EXCLUDED.window_start)
       RETURNING hits, ceil(extract(epoch FROM (window_start + make_interval(secs => ${windowSeconds}::int)) - clock_timestamp()))::int AS retry_after,
         extract(epoch FROM window_start)::bigint AS window_epoch`;
