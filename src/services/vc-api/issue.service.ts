@@ -1,11 +1,11 @@
-import { invalidInput } from '../../errors';
+import { AppError, invalidInput } from '../../errors';
 import type { Clock } from '../../domain/ports';
 import type { Actor } from '../../domain/tenancy/actor';
 import type { VcIssuerRecord, VcStatusPurpose, VcStatusRepository } from '../../domain/vc-issuers';
 import { formats as registered, type FormatRegistry } from '../../formats/registry';
 import { checkIssuableCredential, credentialVersion, isJsonObject, prepareCredentialForIssuance } from '../../vc/model';
-import type { JsonObject, ProofSigner } from '../../vc/ports';
-import type { VcIssuersService } from './issuers.service';
+import type { IssuingSuite, JsonObject, ProofSigner } from '../../vc/ports';
+import { DEFAULT_INSTANCE, type VcIssuersService } from './issuers.service';
 import { type IssueOptions, parseIssueOptions } from './issue-options';
 import type { VcStatusListsService } from './status-lists.service';
 import { dataIntegritySuiteOf, issuingFormat } from './suites';
@@ -21,6 +21,9 @@ export type IssuerSelector = { readonly kind: 'default' } | { readonly kind: 'in
 
 /** VCDM 1.1 has no BitstringStatusListEntry term; its own context defines it. */
 const STATUS_CONTEXT = 'https://www.w3.org/ns/credentials/status/v1';
+
+/** The allocation's own 409 message (src/db/repositories/vc-status.repository.ts), so both refusals read alike. */
+const ALREADY_ISSUED = 'a credential with this id was already issued by this tenant (credential.id or options.credentialId must be new)';
 
 /**
  * Issuance through the VC-API. Status entries are added only when the caller asks for them
@@ -42,38 +45,60 @@ export class VcIssueService {
   async issue(actor: Actor, selector: IssuerSelector, input: IssueCredentialInput): Promise<{ verifiableCredential: JsonObject }> {
     const options = parseIssueOptions(input.options);
     const now = this.clock.now();
-    let issuer = selector.kind === 'default' ? await this.issuers.existingDefault(actor) : await this.issuers.get(actor, selector.id);
+    const found = selector.kind === 'default' ? await this.issuers.existingDefault(actor) : await this.issuers.get(actor, selector.id);
     requireNamedIssuer(input.credential as JsonObject);
+    // Everything that does not need the issuer's DID is checked against the suite that will sign
+    // (the default instance's, when it does not exist yet) before the default is created: a request
+    // refused for its options, its status entries or a credential id already issued (409) must not
+    // leave a new default instance behind.
+    const signsWith = found ?? DEFAULT_INSTANCE;
+    this.checkOptions(signsWith.cryptosuite, options);
+    const credentialId = options.credentialId ?? (typeof input.credential['id'] === 'string' ? input.credential['id'] : undefined);
+    const purposes = this.purposesOf(input.credential as JsonObject, options, credentialId);
+    // Refused before a slot is spent: the instance's format must be able to sign its status lists.
+    if (purposes.length > 0) dataIntegritySuiteOf(signsWith.cryptosuite, signsWith.keyType, this.formats);
+    let issuer = found;
     if (!issuer) {
       // The default instance is created on first use, but not by a request that would be refused
       // for its shape anyway; a well-formed one then learns the new instance's DID from the refusal.
       checkIssuableCredential(input.credential as JsonObject, now);
+      if (credentialId !== undefined && purposes.length > 0) await this.refuseIssuedId(actor, credentialId, purposes);
       issuer = await this.issuers.defaultFor(actor);
     }
-    // Refused before anything is allocated: a status slot must not be spent on a request that fails.
-    if (options.mandatoryPointers !== undefined && issuingFormat(issuer.cryptosuite, this.formats).derive === undefined) {
-      throw invalidInput(`options.mandatoryPointers applies to selective-disclosure suites (bbs-2023), not ${issuer.cryptosuite}`, [{ field: 'options.mandatoryPointers', message: `not applicable to ${issuer.cryptosuite}` }]);
-    }
-    if (!issuingFormat(issuer.cryptosuite, this.formats).vcApi.proofOptions) {
-      for (const k of ['created', 'challenge', 'domain'] as const) {
-        if (options[k] !== undefined) throw invalidInput(`options.${k} does not apply to ${issuer.cryptosuite} issuers`, [{ field: `options.${k}`, message: `not applicable to ${issuer.cryptosuite}` }]);
-      }
-    }
     const credential = prepareCredentialForIssuance(input.credential as JsonObject, { issuer: issuer.did, now });
-    const credentialId = options.credentialId ?? (typeof credential['id'] === 'string' ? credential['id'] : undefined);
-    const purposes = this.purposesOf(credential, options, credentialId);
-    // Refused before a slot is spent: the instance's format must be able to sign its status lists.
-    if (purposes.length > 0) dataIntegritySuiteOf(issuer.cryptosuite, issuer.keyType, this.formats);
+    const signer = issuer;
 
-    return this.issuers.withSigner(issuer, async (signer) => {
-      if (purposes.length === 0 || credentialId === undefined) return { verifiableCredential: await this.secure(issuer, signer, credential, options) };
-      return this.statusRepo.allocate({ tenantId: actor.tenantId, issuerId: issuer.id, credentialId, purposes }, async (slots) => {
+    return this.issuers.withSigner(signer, async (keySigner) => {
+      if (purposes.length === 0 || credentialId === undefined) return { verifiableCredential: await this.secure(signer, keySigner, credential, options) };
+      return this.statusRepo.allocate({ tenantId: actor.tenantId, issuerId: signer.id, credentialId, purposes }, async (slots) => {
         const entries = this.status.entriesOf(slots);
         const withStatus: JsonObject = { ...credential, credentialStatus: entries.length === 1 ? entries[0] : entries };
         if (credentialVersion(credential) === '1.1') withStatus['@context'] = withContext(credential['@context'], STATUS_CONTEXT);
-        return { verifiableCredential: await this.secure(issuer, signer, withStatus, options) };
+        return { verifiableCredential: await this.secure(signer, keySigner, withStatus, options) };
       });
     });
+  }
+
+  /** Options that only some suites take; refused before anything is allocated or created. */
+  private checkOptions(cryptosuite: IssuingSuite, options: IssueOptions): void {
+    if (options.mandatoryPointers !== undefined && issuingFormat(cryptosuite, this.formats).derive === undefined) {
+      throw invalidInput(`options.mandatoryPointers applies to selective-disclosure suites (bbs-2023), not ${cryptosuite}`, [{ field: 'options.mandatoryPointers', message: `not applicable to ${cryptosuite}` }]);
+    }
+    if (!issuingFormat(cryptosuite, this.formats).vcApi.proofOptions) {
+      for (const k of ['created', 'challenge', 'domain'] as const) {
+        if (options[k] !== undefined) throw invalidInput(`options.${k} does not apply to ${cryptosuite} issuers`, [{ field: `options.${k}`, message: `not applicable to ${cryptosuite}` }]);
+      }
+    }
+  }
+
+  /**
+   * The 409 the status allocation would answer, asked before a first use creates the default
+   * instance (the allocation still decides under its unique key; this only keeps a request that
+   * is bound to fail from creating the instance first).
+   */
+  private async refuseIssuedId(actor: Actor, credentialId: string, purposes: readonly VcStatusPurpose[]): Promise<void> {
+    const taken = await this.statusRepo.entries(actor.tenantId, credentialId);
+    if (taken.some((e) => purposes.includes(e.purpose))) throw new AppError('CONFLICT', ALREADY_ISSUED);
   }
 
   private purposesOf(credential: JsonObject, options: IssueOptions, credentialId: string | undefined): readonly VcStatusPurpose[] {

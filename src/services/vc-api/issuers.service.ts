@@ -25,6 +25,8 @@ export interface VcIssuerView {
 /** Custody `purpose` of instance keys (master-key rotation re-seals them like every other key). */
 const KEY_PURPOSE = 'vc-api-issuer';
 const DEFAULT_SUITE: IssuingSuite = 'eddsa-rdfc-2022';
+/** What the tenant's default instance signs with (issuance checks a request against it before creating the instance). */
+export const DEFAULT_INSTANCE: { readonly cryptosuite: IssuingSuite; readonly keyType: IssuerKeyType } = { cryptosuite: DEFAULT_SUITE, keyType: 'Ed25519' };
 
 /** VC-API issuer instances: did:key issuers whose private keys the service holds sealed. */
 export class VcIssuersService {
@@ -64,7 +66,7 @@ export class VcIssuersService {
 
   /** The tenant's default instance, created on first use (Ed25519, eddsa-rdfc-2022). */
   async defaultFor(actor: Actor): Promise<VcIssuerRecord> {
-    return (await this.repo.findDefault(actor.tenantId)) ?? this.newInstance(actor.tenantId, DEFAULT_SUITE, 'Ed25519', true);
+    return (await this.repo.findDefault(actor.tenantId)) ?? this.newInstance(actor.tenantId, DEFAULT_INSTANCE.cryptosuite, DEFAULT_INSTANCE.keyType, true);
   }
 
   /**
