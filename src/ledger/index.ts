@@ -2,9 +2,8 @@ import type { PrismaClient } from '../db/database';
 import type { Ledger } from './ledger.port';
 import { type LedgerOptions, PgLedger } from './pg-ledger';
 
-export type { AppendResult, FoundEntry, Ledger, LedgerCheckpoint, LedgerEntry } from './ledger.port';
+export type { AppendResult, FoundEntry, Ledger, LedgerCheckpoint, LedgerEntry, LogHeads } from './ledger.port';
 export { type LedgerOptions, MAX_LEAF_RANGE } from './pg-ledger';
-export { type LogHeads } from './log-heads';
 export { parseLedgerId } from './log-id';
 export { LEDGER_KEY_INFO, deriveLedgerSeed } from './log-key';
 

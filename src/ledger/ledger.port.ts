@@ -1,5 +1,4 @@
 import type { Prisma } from '../db/database';
-import type { LogHeads } from './log-heads';
 
 /** An entry to anchor: the SHA-256 of a record, what kind of record, and its id. */
 export interface LedgerEntry {
@@ -113,4 +112,18 @@ export interface Ledger {
   consistencyProof(logId: string, fromSize: number, toSize: number): Promise<string[]>;
   /** Leaf hashes (base64) of [start, end), for auditors recomputing the root. */
   leafHashes(logId: string, start: number, end: number): Promise<string[]>;
+}
+
+/** The stored signed tree heads of the logs; the only code that signs checkpoints. */
+export interface LogHeads {
+  /** The stored signed head, or null when the log was never signed. Never signs. NOT_FOUND for an unknown log. */
+  latest(logId: string): Promise<LedgerCheckpoint | null>;
+  /**
+   * Signs and stores a new head when the log grew beyond the stored one, after checking that the
+   * grown tree is consistent with it (and that every node written since matches its leaves);
+   * otherwise returns the stored head. Refuses (INTERNAL, logged at error level) a fork or a
+   * log smaller than its signed head. Only writers call it (through `HeadKeeper.settle`): after
+   * each batch, and to repair a log left beyond its head (start-up, or a lag a read noticed).
+   */
+  advance(logId: string): Promise<LedgerCheckpoint>;
 }

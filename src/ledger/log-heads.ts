@@ -17,24 +17,13 @@ import {
 import type { Clock } from '../domain/ports';
 import type { Prisma, PrismaClient } from '../db/database';
 import type { Logger } from '../logging/logger';
-import { type LedgerCheckpoint, unwitnessed } from './ledger.port';
+import { type LedgerCheckpoint, type LogHeads, unwitnessed } from './ledger.port';
 import { parseLedgerId } from './log-id';
 import { PgNodeReader } from './pg-node-reader';
 import { retryTransaction } from '../db/transaction-retry';
 
-/** The stored signed tree heads of the logs; the only code that signs checkpoints. */
-export interface LogHeads {
-  /** The stored signed head, or null when the log was never signed. Never signs. NOT_FOUND for an unknown log. */
-  latest(logId: string): Promise<LedgerCheckpoint | null>;
-  /**
-   * Signs and stores a new head when the log grew beyond the stored one, after checking that the
-   * grown tree is consistent with it (and that every node written since matches its leaves);
-   * otherwise returns the stored head. Refuses (INTERNAL, logged at error level) a fork or a
-   * log smaller than its signed head. Only writers call it (through `HeadKeeper.settle`): after
-   * each batch, and to repair a log left beyond its head (start-up, or a lag a read noticed).
-   */
-  advance(logId: string): Promise<LedgerCheckpoint>;
-}
+// The interface is the port's (ledger.port.ts); re-exported for the modules that named it here.
+export type { LogHeads };
 
 export interface LogHeadOptions {
   readonly seed: Uint8Array;
