@@ -1,5 +1,6 @@
 import { type DocumentNode, print } from 'graphql';
 import { type Sdk, getSdk } from './generated';
+import { CredgateUpload } from './upload';
 
 /** One error of a GraphQL response, as Credgate formats it. */
 export interface CredgateErrorItem {
@@ -21,14 +22,7 @@ export class CredgateGraphQLError extends Error {
   }
 }
 
-/** A file for an `Upload` variable (face photos). */
-export class CredgateUpload {
-  constructor(
-    readonly data: Uint8Array,
-    readonly filename: string,
-    readonly type: string = 'application/octet-stream',
-  ) {}
-}
+export { CredgateUpload };
 
 /** Replaces uploads by null and lists their variable paths (GraphQL multipart request spec). */
 function extractUploads(value: unknown, path: string, found: [string, CredgateUpload][]): unknown {

@@ -360,8 +360,8 @@ export type RegisterUserDidMutation = { registerUserDid: string };
 export type FaceTemplateFieldsFragment = { pos: string, template: string, templateCreationResult: boolean, faceCount: number, reason: string | null };
 
 export type CreateFaceTemplatesMutationVariables = Exact<{
-  originalPhoto: import('./client').CredgateUpload;
-  selfiePhoto: import('./client').CredgateUpload;
+  originalPhoto: import('./upload').CredgateUpload;
+  selfiePhoto: import('./upload').CredgateUpload;
 }>;
 
 
@@ -370,7 +370,7 @@ export type CreateFaceTemplatesMutation = { createFaceTemplates: { galleryFace: 
 export type CompareFacesMutationVariables = Exact<{
   templateA: string;
   templateB?: string | null | undefined;
-  photo?: import('./client').CredgateUpload | null | undefined;
+  photo?: import('./upload').CredgateUpload | null | undefined;
 }>;
 
 
@@ -472,7 +472,7 @@ export type CreateZkpCertificateMutation = { createZkpCertificate: { certificate
 
 export type VerifyCredentialQueryVariables = Exact<{
   input: VerifyCredentialInput;
-  selfiePhoto?: import('./client').CredgateUpload | null | undefined;
+  selfiePhoto?: import('./upload').CredgateUpload | null | undefined;
 }>;
 
 
