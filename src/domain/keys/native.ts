@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { LruCache } from './key-object-cache';
 
@@ -9,10 +9,12 @@ import { LruCache } from './key-object-cache';
  * and the cross-check test (test/unit/native-crypto.test.ts) signs with one implementation and
  * verifies with the other.
  *
- * secp256k1 *signing* deliberately stays on noble: node's ECDSA draws a random k, whereas
- * Credgate's ES256K signatures are documented and tested as deterministic RFC 6979 (equal inputs
- * give equal signatures: signData, ZKP tokens, ES256K JWS), and importing a raw secp256k1 scalar
- * into OpenSSL and signing costs more than noble's signature (0.8x, bench/crypto.bench.js).
+ * secp256k1 signing: node's ECDSA draws a random k, so signatures documented as deterministic
+ * RFC 6979 (equal inputs give equal signatures: signData, ZKP tokens, ES256K JWS, VP proofs) stay
+ * on noble. Credential issuance (the Family B detached JWS of credentials and status lists, whose
+ * format asks only for a valid low-S signature) uses `nativeSecp256k1Sign`. Importing a raw
+ * secp256k1 scalar into OpenSSL costs about as much as a noble signature, so that path keeps the
+ * imported key for a short while (see PRIVATE_KEY_TTL_MS).
  */
 
 /** Distinct public keys kept as KeyObjects; a few hundred bytes each. */
@@ -187,4 +189,56 @@ export function nativeSecp256k1Verify(
   } catch {
     return false;
   }
+}
+
+/** The order n of secp256k1. */
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+/** SEC1 ECPrivateKey (RFC 5915) around a 32-byte scalar, curve secp256k1, no public key (OpenSSL derives it). */
+const SECP256K1_SEC1_PREFIX = Buffer.from('302e0201010420', 'hex');
+const SECP256K1_SEC1_SUFFIX = Buffer.from('a00706052b8104000a', 'hex');
+
+/**
+ * Issuers' keys imported into OpenSSL, kept this long after import and at most PRIVATE_KEY_CACHE_SIZE
+ * of them. An issuer signs every credential of every batch with one key, and the import (the DER
+ * decoder plus deriving the public point) costs as much as a signature, so a per-signature import
+ * would make node:crypto no faster than noble. Keyed by SHA-256 of the scalar (nothing secret in the
+ * key of the map). Holding the imported key a minute does not widen what a memory read could take:
+ * the master key that unseals every managed key is resident for the life of the process anyway.
+ */
+export const PRIVATE_KEY_TTL_MS = 60_000;
+export const PRIVATE_KEY_CACHE_SIZE = 256;
+const secp256k1PrivateKeys = new LruCache<string, { readonly key: KeyObject; readonly until: number }>(PRIVATE_KEY_CACHE_SIZE);
+
+/** Drops the imported private keys (tests; a deployment lets them expire). */
+export function clearNativePrivateKeys(): void {
+  secp256k1PrivateKeys.clear();
+}
+
+function secp256k1PrivateKey(privateKey: Uint8Array): KeyObject {
+  const id = createHash('sha256').update(privateKey).digest('base64');
+  const now = performance.now();
+  const cached = secp256k1PrivateKeys.get(id);
+  if (cached && cached.until > now) return cached.key;
+  const der = Buffer.concat([SECP256K1_SEC1_PREFIX, privateKey, SECP256K1_SEC1_SUFFIX]);
+  try {
+    const key = createPrivateKey({ key: der, format: 'der', type: 'sec1' });
+    secp256k1PrivateKeys.set(id, { key, until: now + PRIVATE_KEY_TTL_MS });
+    return key;
+  } finally {
+    der.fill(0);
+  }
+}
+
+/**
+ * ECDSA secp256k1 over SHA-256(message) by OpenSSL (random k), as 64-byte r||s, normalised to low
+ * S (BIP 62 / BIP 146: verifiers of Bitcoin lineage, and ours, refuse high S). The caller has
+ * checked the scalar is in [1, n-1].
+ */
+export function nativeSecp256k1Sign(message: Uint8Array, privateKey: Uint8Array): Uint8Array {
+  const sig = new Uint8Array(sign('sha256', message, { key: secp256k1PrivateKey(privateKey), dsaEncoding: 'ieee-p1363' }));
+  if (secp256k1HasHighS(sig)) {
+    const s = SECP256K1_N - BigInt(`0x${hex(sig.subarray(32))}`);
+    sig.set(Buffer.from(s.toString(16).padStart(64, '0'), 'hex'), 32);
+  }
+  return sig;
 }

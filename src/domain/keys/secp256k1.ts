@@ -3,7 +3,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { AppError } from '../../errors';
 import { hexToBytes } from '../encoding/hex';
 import { drawRandom, type RandomBytes } from './ed25519';
-import { nativeSecp256k1Verify } from './native';
+import { nativeSecp256k1Sign, nativeSecp256k1Verify } from './native';
 
 export interface Secp256k1Keypair {
   /** 32-byte big-endian scalar in [1, n-1]. */
@@ -98,9 +98,18 @@ export function secp256k1SignMessage(message: Uint8Array, privateKey: Uint8Array
 }
 
 /**
+ * ECDSA-signs SHA-256(message) with node:crypto: a random k (not RFC 6979), low-S normalised, the
+ * same 64-byte compact r||s. For formats that need only a valid signature (credential issuance),
+ * where it costs ~0.6x of `secp256k1SignMessage`; what must be deterministic stays on that one.
+ */
+export function secp256k1SignMessageRandomized(message: Uint8Array, privateKey: Uint8Array): Uint8Array {
+  return nativeSecp256k1Sign(message, parseSecp256k1PrivateKey(privateKey));
+}
+
+/**
  * Verifies a compact r||s signature over SHA-256(message). High-S signatures are rejected
  * (they are the malleated twin of a valid one). Returns false, never throws, on any malformed input.
- * node:crypto does the arithmetic (3-4x faster than noble); signing stays on noble for RFC 6979.
+ * node:crypto does the arithmetic (3-4x faster than noble).
  */
 export function secp256k1VerifyMessage(
   signature: Uint8Array,
