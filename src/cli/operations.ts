@@ -72,6 +72,9 @@ async function dispatch(k: KeyedDatabase, config: Config, name: string, values: 
       const result = await importTenant(k.db, { ...keys, ledgerOrigin }, v('in'), passphraseFrom(v('passphrase-env')), sourceLogKey, bar);
       io.out(JSON.stringify({ imported: true, ...result }));
       io.note(`every log was recomputed from its leaves and its signed head checked under --source-log-key, then signed again with this deployment's ledger key`);
+      if (result.version < 2) {
+        io.note('this archive is of version 1: it carries no VC-API issuers or status lists, OpenID4VCI issued-credential records, idempotency records, witness or anchor state; export the tenant again with this release to move them');
+      }
       return 0;
     }
     default:

@@ -8,8 +8,8 @@ import { type Kek, type Keyring, open } from '../kms/envelope';
 import { sealManagedKey } from '../kms/key-custody';
 import { EnvelopeSecretBox } from '../kms/secret-box';
 import { sealedSubjectContext } from '../services/family-a/credentials.service';
-import { ARCHIVE_FORMAT, ARCHIVE_TABLES, ARCHIVE_VERSION, ArchiveError, type ArchiveHeader, LineMac, archiveAad, deriveArchiveKeys } from './archive-format';
-import { type ArchivedHead, type LedgerCheck, checkArchivedHead, checkImportedLogs } from './archive-ledger';
+import { ARCHIVE_FORMAT, ARCHIVE_TABLES, ArchiveError, type ArchiveHeader, LineMac, READABLE_VERSIONS, archiveAad, deriveArchiveKeys } from './archive-format';
+import { type ArchivedAnchor, type ArchivedHead, type LedgerCheck, checkArchivedAnchor, checkArchivedHead, checkImportedLogs } from './archive-ledger';
 import { checkReferences } from './archive-references';
 import type { Progress } from './progress';
 
@@ -24,6 +24,8 @@ export interface ImportTarget {
 
 export interface ImportResult {
   readonly tenant: string;
+  /** The archive's format version (1: written before VC-API issuers, witness and anchor state travelled). */
+  readonly version: number;
   readonly rows: Readonly<Record<string, number>>;
   /** What was recomputed from the imported leaves before any head was signed again. */
   readonly ledger: LedgerCheck;
@@ -35,6 +37,9 @@ interface ImportState {
   tableIndex: number;
   /** Signed heads, one per log, held until their logs are recomputed (archive-ledger.ts). */
   readonly heads: Map<string, ArchivedHead>;
+  /** Anchor outbox rows, held likewise: their roots are compared with the recomputed logs. */
+  readonly anchors: ArchivedAnchor[];
+  readonly version: number;
 }
 
 /** `ledger_logs.seq` as the database prints it, so log ids compare as text. */
@@ -70,7 +75,9 @@ export async function importTenant(db: Database, target: ImportTarget, file: str
   if (first.done) throw new ArchiveError('the archive is empty');
   const header = parseLine(first.value, 1) as unknown as ArchiveHeader;
   if (header.format !== ARCHIVE_FORMAT) throw new ArchiveError('not a Credgate tenant archive');
-  if (header.version !== ARCHIVE_VERSION) throw new ArchiveError(`archive version ${String(header.version)} is not supported (this version reads ${ARCHIVE_VERSION})`);
+  if (!READABLE_VERSIONS.includes(header.version)) {
+    throw new ArchiveError(`archive version ${String(header.version)} is not supported (this version reads ${READABLE_VERSIONS.join(' and ')}): import it with the Credgate release that wrote it`);
+  }
   const keys = deriveArchiveKeys(passphrase, header.kdf);
   const mac = new LineMac(keys.macKey);
   mac.add(first.value);
@@ -81,7 +88,7 @@ export async function importTenant(db: Database, target: ImportTarget, file: str
   const rows: Record<string, number> = {};
   bar.start(`import ${String(header.tenant)}`, size);
   bar.done(Buffer.byteLength(first.value) + 1);
-  const state: ImportState = { tenantId: undefined, logs: new Set<string>(), tableIndex: 0, heads: new Map() };
+  const state: ImportState = { tenantId: undefined, logs: new Set<string>(), tableIndex: 0, heads: new Map(), anchors: [], version: header.version };
 
   const ledger = await db.sql.transaction(async (tx) => {
     let ended = false;
@@ -99,6 +106,8 @@ export async function importTenant(db: Database, target: ImportTarget, file: str
       const table = String(obj['table']);
       const index = ARCHIVE_TABLES.findIndex((t) => t.name === table);
       if (index < state.tableIndex) throw new ArchiveError(`line ${n}: table ${table} is out of order or unknown`);
+      // Only a forger writes a table into an archive of a version that did not carry it.
+      if ((ARCHIVE_TABLES[index]!.since ?? 1) > state.version) throw new ArchiveError(`line ${n}: table ${table} is not part of archive version ${state.version}: nothing was imported`);
       state.tableIndex = index;
       const row = obj['row'] as Row;
       await insertRow(tx, state, target, keys.kek, sourceLogKey, table, row, n);
@@ -106,14 +115,14 @@ export async function importTenant(db: Database, target: ImportTarget, file: str
     }
     if (!ended) throw new ArchiveError('the archive is truncated (no end line): nothing was imported');
     if (!state.tenantId) throw new ArchiveError('the archive holds no tenant');
-    const checked = await checkImportedLogs(tx, state.tenantId, state.heads, target, bar, (row, n) => insert(tx, 'ledger_heads', row, n));
+    const checked = await checkImportedLogs(tx, state.tenantId, state.heads, state.anchors, target, bar, (table, row, n) => insert(tx, table, row, n));
     await checkReferences(tx, state.tenantId);
     // Log ids (0.0.<seq>) are kept, as DIDs and credentials name them: move the sequence past them.
     await tx.query("SELECT setval(pg_get_serial_sequence('ledger_logs', 'seq'), GREATEST((SELECT max(seq) FROM ledger_logs), 1))");
     return checked;
   });
   bar.finish();
-  return { tenant: String(header.tenant), rows, ledger };
+  return { tenant: String(header.tenant), version: header.version, rows, ledger };
 }
 
 /** Whether a row names the imported tenant (or one of its logs) itself; a row that leaves it out is refused too. */
@@ -121,6 +130,10 @@ function ownedByTenant(state: ImportState, table: string, row: Row): boolean {
   const owner = ARCHIVE_TABLES.find((t) => t.name === table)?.owner;
   if (owner === 'tenant') return row['tenant_id'] === state.tenantId;
   if (owner === 'log') return state.logs.has(String(row['log_seq']));
+  if (owner === 'logId') {
+    const logId = String(row['log_id']);
+    return logId.startsWith('0.0.') && state.logs.has(logId.slice(4));
+  }
   return false;
 }
 
@@ -152,6 +165,17 @@ async function insertRow(tx: SqlExecutor, state: ImportState, target: ImportTarg
     // Written once its log is recomputed from the leaves, signed by this deployment (checkImportedLogs).
     state.heads.set(head.logSeq, head);
     return;
+  }
+  if (table === 'anchor_outbox') {
+    const anchor = checkArchivedAnchor(row, n, sourceLogKey);
+    if (state.anchors.some((a) => a.logSeq === anchor.logSeq && a.size === anchor.size)) throw new ArchiveError(`line ${n}: a second anchor row of log 0.0.${anchor.logSeq} at size ${anchor.size}`);
+    state.anchors.push(anchor);
+    return;
+  }
+  // A completed answer only (export leaves claims in flight behind); no lease of the exporter's processes.
+  if (table === 'idempotency_keys') {
+    if (row['status'] === null || row['status'] === undefined) throw new ArchiveError(`line ${n}: an idempotency record still in flight: nothing was imported`);
+    row['locked_until'] = null;
   }
   await insert(tx, table, row, n);
 }

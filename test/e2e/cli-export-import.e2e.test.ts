@@ -62,7 +62,7 @@ describe('credgate export / import', () => {
     expect(result.rows['oid4vc_keys']).toBe(1);
     const text = readFileSync(archive, 'utf8');
     const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines[0]).toMatchObject({ format: 'credgate-tenant-archive', version: 1, tenant, kdf: { name: 'scrypt' } });
+    expect(lines[0]).toMatchObject({ format: 'credgate-tenant-archive', version: 2, tenant, kdf: { name: 'scrypt' } });
     expect(lines.at(-1)).toMatchObject({ end: true, lines: lines.length - 1, mac: expect.stringMatching(/^[0-9a-f]{64}$/) });
     for (const hex of privateKeyHexes) {
       expect(text).not.toContain(hex);

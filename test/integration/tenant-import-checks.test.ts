@@ -57,7 +57,7 @@ afterAll(async () => {
 test('a tenant as the service wrote it passes: its references stay inside it, its logs recompute', async () => {
   const r = await inRolledBack(async (tx) => {
     await checkReferences(tx, mine.tenantId);
-    return checkImportedLogs(tx, mine.tenantId, new Map(), { ledgerSeed: new Uint8Array(32), ledgerOrigin: 'x.test/ledger' }, silent, async () => undefined);
+    return checkImportedLogs(tx, mine.tenantId, new Map(), [], { ledgerSeed: new Uint8Array(32), ledgerOrigin: 'x.test/ledger' }, silent, async () => undefined);
   });
   expect(r.error).toBeUndefined();
   expect(r.value).toMatchObject({ heads: 0 });
