@@ -30,9 +30,10 @@ async function main(): Promise<number> {
     return 0;
   }
   if (parsed.command.name === 'start') {
-    // The service's own entry point: it listens, and exits itself on SIGTERM/SIGINT after draining.
-    await import('./main.js');
-    return new Promise<number>(() => undefined);
+    // One process (the service's own entry point, which exits itself after draining), or a
+    // node:cluster primary with --workers N / CREDGATE_WORKERS.
+    const { start } = await import('./cli/start.js');
+    return start(parsed.values, process.env);
   }
   const [{ parseConfig }, { createLogger }] = await Promise.all([import('./config/config.js'), import('./logging/logger.js')]);
   const config = parseConfig(process.env);

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, parseConfig } from './config';
@@ -17,7 +18,9 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const logger = createLogger(config.logLevel);
+  // Under `credgate start --workers N` each line names its worker (src/cli/cluster-primary.ts).
+  const base = createLogger(config.logLevel);
+  const logger = cluster.isWorker && cluster.worker ? base.child({ worker: cluster.worker.id }) : base;
   let app;
   try {
     app = await createApp({ config, logger });

@@ -22,7 +22,15 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'start',
     summary: 'run the service (what `npm start` and `node dist/main.js` run; SIGTERM drains and stops it)',
     positionals: [],
-    options: {},
+    options: {
+      workers: { value: 'N', help: 'service processes sharing the port (node:cluster; default CREDGATE_WORKERS or 1; N > 1 needs DATABASE_URL)' },
+    },
+    notes: [
+      '',
+      'With N > 1 a primary process migrates the database and checks the master key once, then forks N workers;',
+      'a worker that dies is restarted (at most 5 restarts a minute, then everything stops with exit 1);',
+      'SIGTERM to the primary drains every worker (each commits its queued issuances) and exits 0.',
+    ],
   },
   {
     name: 'migrate',

@@ -1,0 +1,162 @@
+import { readFileSync } from 'node:fs';
+import { type FaultWorld, createFaultWorld, expectConsistentStore, expectLogsRecompute, fbIssueBody, killQuietly } from '../support/fault-service';
+import { type FamilyBTransport, graphqlFamilyB, restFamilyB } from '../support/family-b-transports';
+import { endpointAt } from '../support/harness';
+import { type RunningService, runCliAsync, startService } from '../support/process';
+
+/**
+ * `credgate start --workers 2` on PostgreSQL, started once as a child process: a node:cluster
+ * primary and two workers on one port. Issuance spread over both workers and both transports
+ * lands in one issuer log (one status list, one sequencer lane per worker): the per-list advisory
+ * lock of src/ledger/sequencer.ts orders the workers' batches, so every credential verifies and
+ * the log, nodes, heads and status slots agree (`credgate ledger verify` too). A worker killed
+ * outright is replaced; SIGTERM to the primary drains both workers (no credential answered 201 is
+ * lost) and exits 0.
+ */
+jest.setTimeout(240_000);
+
+type Json = Record<string, unknown>;
+
+let world: FaultWorld;
+let svc: RunningService | undefined;
+let b: { REST: FamilyBTransport; GraphQL: FamilyBTransport };
+const issued: Json[] = [];
+
+interface LogLine {
+  msg?: string;
+  worker?: number;
+  role?: string;
+  method?: string;
+  path?: string;
+  status?: number;
+}
+const logLines = (): LogLine[] =>
+  svc!.stdout.flatMap((l) => {
+    try {
+      return [JSON.parse(l) as LogLine];
+    } catch {
+      return [];
+    }
+  });
+
+/** Waits (bounded) until `predicate` holds for the log lines so far. */
+async function untilLogged(predicate: (lines: LogLine[]) => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (predicate(logLines())) return;
+    if (svc!.proc.exitCode !== null) throw new Error(`the primary exited while waiting for ${what}: ${svc!.stderr.join('\n')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`not logged: ${what}`);
+}
+
+/** The workers the primary forked, from /proc (Linux). */
+const workerPids = (): number[] =>
+  readFileSync(`/proc/${svc!.proc.pid}/task/${svc!.proc.pid}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
+
+/** Which workers answered requests to `path` (the access line of each request names its worker). */
+const workersServing = (path: string): Set<number> => new Set(logLines().filter((l) => l.msg === 'request' && l.method === 'POST' && l.path === path && l.status !== undefined && l.status < 300).map((l) => l.worker!));
+
+beforeAll(async () => {
+  world = await createFaultWorld('postgres');
+  // Small batches and a wide window: several batches of both workers queue at once.
+  svc = await startService(world.env({ CREDGATE_BATCH_WINDOW_MS: '20', CREDGATE_BATCH_MAX: '8' }), ['cli.js', 'start', '--workers', '2']);
+  await untilLogged((lines) => lines.some((l) => l.role === 'primary' && l.msg === 'credgate cluster: every worker listening'), 'both workers listening');
+  const live = endpointAt(svc.url);
+  b = { REST: restFamilyB(live), GraphQL: graphqlFamilyB(live) };
+});
+
+afterAll(async () => {
+  killQuietly(svc);
+  // Workers exit by themselves when their primary's channel closes; killQuietly ends the primary.
+  await world?.db.drop();
+});
+
+test('the primary migrated and checked the key before forking; two workers serve', () => {
+  const lines = logLines();
+  const prepared = lines.findIndex((l) => l.role === 'primary' && l.msg === 'database migrated and master key checked: starting the workers');
+  const firstWorkerLine = lines.findIndex((l) => l.worker !== undefined);
+  expect(prepared).toBeGreaterThan(-1);
+  expect(firstWorkerLine).toBeGreaterThan(prepared);
+  // The world's in-process server had migrated the database: neither the primary nor a worker applied anything.
+  expect(lines.filter((l) => l.msg === 'applying database migration')).toEqual([]);
+  expect(new Set(lines.filter((l) => l.msg === 'credgate listening').map((l) => l.worker))).toEqual(new Set([1, 2]));
+  expect(workerPids()).toHaveLength(2);
+});
+
+test('concurrent issuance through both workers, REST and GraphQL: every credential verifies on either transport and the log is consistent', async () => {
+  const N = 32;
+  const outcomes = await Promise.all(Array.from({ length: N }, (_, i) => b[i % 2 === 0 ? 'REST' : 'GraphQL'].issue(world.fb.keys.issuer, fbIssueBody(world, i))));
+  for (const o of outcomes) {
+    expect(o.ok).toBe(true);
+    if (o.ok) issued.push(o.data);
+  }
+  expect(new Set(issued.map((c) => c['id'])).size).toBe(N);
+  // Both workers issued, through both transports (round-robin hands connections to each in turn).
+  expect(workersServing('/credentials')).toEqual(new Set([1, 2]));
+  expect(workersServing('/graphql')).toEqual(new Set([1, 2]));
+
+  // Each credential verified through the other transport than the one that issued it, all checks passing.
+  const verified = await Promise.all(issued.map((c, i) => b[i % 2 === 0 ? 'GraphQL' : 'REST'].verify(world.fb.keys.verifier, c)));
+  for (const [i, v] of verified.entries()) {
+    expect({ i, ok: v.ok, failed: v.ok ? v.data.checks.filter((c) => !c.ok) : [] }).toEqual({ i, ok: true, failed: [] });
+    expect(v.ok && v.data.verified).toBe(true);
+  }
+  // The API's checkpoints recompute from the served leaves; the database agrees with itself.
+  const logIds = await world.inspect((sql) => expectConsistentStore(sql, world.verifierKey));
+  await expectLogsRecompute(svc!.url, world.fb.keys.verifier, logIds);
+});
+
+test('a worker killed outright is replaced, and the cluster keeps issuing', async () => {
+  const [victim] = workerPids();
+  process.kill(victim!, 'SIGKILL');
+  await untilLogged((lines) => lines.some((l) => l.role === 'primary' && l.msg === 'a worker died; starting another'), 'the restart');
+  await untilLogged((lines) => lines.filter((l) => l.msg === 'credgate listening').length === 3, 'the replacement listening');
+  expect(workerPids()).toHaveLength(2);
+  expect(workerPids()).not.toContain(victim);
+  const outcomes = await Promise.all(Array.from({ length: 8 }, (_, i) => b[i % 2 === 0 ? 'REST' : 'GraphQL'].issue(world.fb.keys.issuer, fbIssueBody(world, 100 + i))));
+  for (const o of outcomes) expect(o.ok).toBe(true);
+});
+
+test('SIGTERM to the primary drains both workers: exit 0, every credential answered 201 is stored, `credgate ledger verify` passes', async () => {
+  const answered: string[] = [];
+  const refused: number[] = [];
+  let first!: () => void;
+  const firstAnswer = new Promise<void>((resolve) => (first = resolve));
+  const requests = Array.from({ length: 96 }, (_, i) =>
+    b[i % 2 === 0 ? 'REST' : 'GraphQL']
+      .issue(world.fb.keys.issuer, fbIssueBody(world, 1000 + i))
+      .then((o) => {
+        if (o.ok) answered.push(String(o.data['id']));
+        else refused.push(o.status);
+      })
+      // Refused at the socket after the signal: never answered, so nothing was promised.
+      .catch(() => undefined)
+      .finally(() => first()),
+  );
+  await firstAnswer;
+  const exited = svc!.stop();
+  await Promise.all(requests);
+  expect(await exited).toBe(0);
+  const lines = logLines();
+  // The survivor of the kill above and its replacement (worker 3) each drained on the forwarded signal.
+  const drained = lines.filter((l) => l.msg === 'shutting down').map((l) => l.worker);
+  expect(drained).toHaveLength(2);
+  expect(drained).toContain(3);
+  expect(lines.filter((l) => l.role === 'primary' && l.msg === 'every worker stopped')).toHaveLength(1);
+
+  // A clean refusal while stopping is 503; never a 500.
+  expect(refused.filter((s) => s !== 503)).toEqual([]);
+  expect(answered.length).toBeGreaterThan(0);
+  const stored = await world.inspect((sql) => sql.query<{ id: string }>('SELECT id FROM credentials WHERE id = ANY($1::text[])', [answered]));
+  expect(stored.map((r) => r.id).sort()).toEqual([...answered].sort());
+  await world.inspect((sql) => expectConsistentStore(sql, world.verifierKey));
+
+  const verify = await runCliAsync(['ledger', 'verify'], world.env());
+  expect(verify.stderr).not.toMatch(/problem/);
+  expect(verify.status).toBe(0);
+  expect(JSON.parse(verify.stdout.trim().split('\n').at(-1)!)).toMatchObject({ ok: true, problems: 0 });
+});
