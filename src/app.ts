@@ -185,7 +185,7 @@ export async function createCore(
     );
     const writes = createWriteGate(config);
     // A tenant's write queue bound applies to each of its issuers' sequencer lanes.
-    const credentialRepo = new PrismaCredentialRepository(db.prisma, ledger, { ...config.batch, maxQueued: config.fairness.tenantWriteQueue }, writes, cache);
+    const credentialRepo = new PrismaCredentialRepository(db, ledger, { ...config.batch, maxQueued: config.fairness.tenantWriteQueue }, writes, cache);
     const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
     // OpenID4VC signing keys: the operator's certificate, key and anchors are read (and checked) once, here.
     const oid4vcKeys = new Oid4vcKeysService({

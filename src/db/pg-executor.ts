@@ -8,8 +8,8 @@ class PgClientExecutor implements SqlExecutor {
     await this.client.query(sql);
   }
 
-  async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    const res = await this.client.query(sql, params as unknown[]);
+  async query<T>(sql: string, params: readonly unknown[] = [], name?: string): Promise<T[]> {
+    const res = name ? await this.client.query({ name, text: sql, values: params as unknown[] }) : await this.client.query(sql, params as unknown[]);
     return res.rows as T[];
   }
 
@@ -26,8 +26,8 @@ export class PgExecutor implements SqlExecutor {
     await this.pool.query(sql);
   }
 
-  async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    const res = await this.pool.query(sql, params as unknown[]);
+  async query<T>(sql: string, params: readonly unknown[] = [], name?: string): Promise<T[]> {
+    const res = name ? await this.pool.query({ name, text: sql, values: params as unknown[] }) : await this.pool.query(sql, params as unknown[]);
     return res.rows as T[];
   }
 

@@ -18,7 +18,7 @@ export function checkEntryHash(entryHash: Uint8Array): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(entryHash);
 }
 
-function checkEntry(entry: LedgerEntry): void {
+export function checkEntry(entry: LedgerEntry): void {
   if (typeof entry.kind !== 'string' || entry.kind === '' || entry.kind.length > MAX_KIND) {
     throw invalidInput(`entry kind must be a non-empty string of at most ${MAX_KIND} characters`);
   }

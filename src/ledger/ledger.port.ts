@@ -1,4 +1,6 @@
 import type { Prisma } from '../db/database';
+import type { SqlExecutor } from '../db/sql-executor';
+import type { LogAppend, PreparedAppend } from './group-append';
 
 /** An entry to anchor: the SHA-256 of a record, what kind of record, and its id. */
 export interface LedgerEntry {
@@ -80,6 +82,15 @@ export interface Ledger {
    * the batch too). Settle after the commit, as for `appendInTransaction`.
    */
   appendBatch(tx: Prisma.TransactionClient, logId: string, entries: readonly LedgerEntry[]): Promise<AppendResult[]>;
+  /**
+   * Appends to several logs inside the caller's `pg`/PGlite transaction (a sequencer tick across
+   * issuers): locks the logs, reads each one's head and frontier once, computes the leaves and
+   * nodes, and signs each grown log's head after checking it extends the stored one. Writes
+   * nothing: the caller puts `write` into its own statement (src/db/sql/ledger.sql.ts) and, after
+   * its commit, hands `heads` to `committed`. Throws `HeadsBehindError` for a log whose stored head
+   * is behind (settle it, then retry).
+   */
+  prepareGroupAppend(tx: SqlExecutor, appends: readonly LogAppend[]): Promise<PreparedAppend>;
   /** Appends in its own transaction and settles the log's head before answering. */
   append(logId: string, entry: LedgerEntry): Promise<AppendResult>;
   findEntry(logId: string, entryHash: Uint8Array): Promise<FoundEntry | null>;

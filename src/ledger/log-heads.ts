@@ -136,6 +136,24 @@ export class PgLogHeads implements LogHeads {
     return this.toCheckpoint(logId, head);
   }
 
+  /**
+   * Signs the head of a log grown to `size` leaves with `root`, for the group append
+   * (src/ledger/group-append.ts) only, which calls it after checking, under the log row lock, that
+   * the frontier it extended folds to the stored head's root (so the new tree extends the signed
+   * one) and computing every new node itself from the leaves it writes. Stores nothing: the head
+   * row and its outbox row are written in the caller's statement, in its transaction.
+   */
+  signExtension(logId: string, size: number, root: Uint8Array): LedgerCheckpoint {
+    const signedAt = this.clock.now();
+    const note = signNote(formatCheckpoint({ origin: `${this.origin}/${logId}`, size, rootHash: root }), this.#signer);
+    return this.toCheckpoint(logId, { treeSize: size, rootHash: root, note, signedAt });
+  }
+
+  /** The loud refusal of a log that no longer extends its signed head (group append checks). */
+  integrityFailure(logId: string, signedSize: number, size: number, reason: string): AppError {
+    return this.refuse(logId, signedSize, size, reason);
+  }
+
   /** After the commit that stored `checkpoint`: tells the witness cosigner (must not block). */
   announce(checkpoint: LedgerCheckpoint): void {
     this.onSigned?.(checkpoint);

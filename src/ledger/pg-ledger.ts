@@ -6,6 +6,8 @@ import type { Prisma, PrismaClient } from '../db/database';
 import type { Logger } from '../logging/logger';
 import type { AppendResult, FoundEntry, Ledger, LedgerCheckpoint, LedgerEntry } from './ledger.port';
 import { appendEntries, checkEntryHash, logNotFound } from './batch-append';
+import { type LogAppend, type PreparedAppend, prepareGroupAppend } from './group-append';
+import type { SqlExecutor } from '../db/sql-executor';
 import { HeadKeeper } from './head-keeper';
 import { type LogHeadOptions, PgLogHeads } from './log-heads';
 import { parseLedgerId } from './log-id';
@@ -82,6 +84,10 @@ export class PgLedger implements Ledger {
 
   appendBatch(tx: Prisma.TransactionClient, logId: string, entries: readonly LedgerEntry[]): Promise<AppendResult[]> {
     return appendEntries(tx, parseLedgerId(logId), entries);
+  }
+
+  prepareGroupAppend(tx: SqlExecutor, appends: readonly LogAppend[]): Promise<PreparedAppend> {
+    return prepareGroupAppend(tx, this.heads, appends);
   }
 
   async append(logId: string, entry: LedgerEntry): Promise<AppendResult> {

@@ -2,6 +2,8 @@ import type { WitnessEndpoint } from '../config/witnesses';
 import type { Prisma } from '../db/database';
 import type { AppendResult, FoundEntry, Ledger, LedgerCheckpoint, LedgerEntry, WitnessCosignature } from '../ledger/ledger.port';
 import type { LogHeads } from '../ledger/log-heads';
+import type { LogAppend, PreparedAppend } from '../ledger/group-append';
+import type { SqlExecutor } from '../db/sql-executor';
 import { type WitnessVerifier, noteBody, parseWitnessVerifierKey, verifyCosignature } from './cosignature';
 import type { PrismaCosignatureStore } from './cosignature-store';
 
@@ -63,6 +65,10 @@ export class WitnessedLedger implements Ledger {
 
   appendInTransaction(tx: Prisma.TransactionClient, logId: string, entry: LedgerEntry): Promise<AppendResult> {
     return this.inner.appendInTransaction(tx, logId, entry);
+  }
+
+  prepareGroupAppend(tx: SqlExecutor, appends: readonly LogAppend[]): Promise<PreparedAppend> {
+    return this.inner.prepareGroupAppend(tx, appends);
   }
 
   appendBatch(tx: Prisma.TransactionClient, logId: string, entries: readonly LedgerEntry[]): Promise<AppendResult[]> {

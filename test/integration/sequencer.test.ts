@@ -133,7 +133,7 @@ describe('failure isolation inside a batch', () => {
 
     // A second repository on the same database and ledger: its own sequencer, with a long window
     // so all members are certainly in one batch.
-    const repo = new PrismaCredentialRepository(server.app.db.prisma, server.app.ledger, { windowMs: 200, max: 100 });
+    const repo = new PrismaCredentialRepository(server.app.db, server.app.ledger, { windowMs: 200, max: 100 });
     const input = { tenantId: row.tenantId, templateId: row.templateId, issuerDidId: row.issuerDidId, statusListId: row.statusListId };
     const build = (id: string, fail = false) => (statusIndex: number) => {
       if (fail) throw new Error('cannot build this one');

@@ -4,8 +4,13 @@ import { markSlot, pickFreeSlot } from '../../domain/status-list';
 import type { AnchorRequest, FamilyBCredentialRecord, StatusListRecord } from '../../domain/ports';
 import type { Ledger, LedgerCheckpoint } from '../../ledger/ledger.port';
 import { type CacheOptions, LocalInvalidationBus, RecordCache } from '../../cache';
-import type { Prisma, PrismaClient } from '../database';
+import type { Database, Prisma, PrismaClient } from '../database';
 import { type SequencerOptions, type SequencerStats, type Settled, Sequencer } from '../../ledger/sequencer';
+import { GroupSequencer, type LaneBatch } from '../../ledger/group-sequencer';
+import { HeadsBehindError } from '../../ledger/group-append';
+import type { SqlExecutor } from '../sql-executor';
+import { hex, run } from '../sql/statement';
+import { lockStatusLists, writeIssueTick } from '../sql/family-b.sql';
 import { isUniqueViolation } from '../prisma-errors';
 import { retryTransaction } from '../transaction-retry';
 
@@ -14,6 +19,12 @@ export const STATUS_LIST_BYTES = 16 * 1024;
 
 /** Issues wait on two row locks (status list, log head); give queued transactions room. */
 const TX = { maxWait: 60_000, timeout: 60_000 } as const;
+/**
+ * The write-gate owner of a tick that spans tenants: one tick runs at a time, so it holds one
+ * connection whoever's credentials it carries; the tick itself shares out its places round-robin
+ * per issuer (GroupSequencer), which is where one tenant's flood is kept from starving another.
+ */
+const MIXED_TICK_OWNER = 'credgate:issuance-tick';
 
 type CredRow = Omit<FamilyBCredentialRecord, 'document' | 'status'> & { document: Prisma.JsonValue; status: string };
 const toRecord = (r: CredRow): FamilyBCredentialRecord => ({
@@ -92,19 +103,23 @@ const MAX_BYTE_INDEX = 2 ** 31 - 1;
  * per-status-list sequencer: concurrent requests of one issuer share one transaction.
  */
 export class PrismaCredentialRepository {
-  private readonly issuing: Sequencer<IssueItem, FamilyBCredentialRecord>;
+  private readonly issuing: GroupSequencer<IssueItem, FamilyBCredentialRecord>;
+  private readonly prisma: PrismaClient;
+  private readonly sql: SqlExecutor;
   private readonly revoking: Sequencer<RevokeItem, FamilyBCredentialRecord | null>;
   /** issuer DID id -> its status list id: fixed once the list exists (lists are never re-created). */
   private readonly listOfIssuer: RecordCache<string>;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    db: Pick<Database, 'prisma' | 'sql'>,
     private readonly ledger: Ledger,
     batch: SequencerOptions = { windowMs: 2, max: 128 },
     private readonly gate: WriteGate = UNGATED,
     cache: CacheOptions = { maxEntries: 0, bus: new LocalInvalidationBus() },
   ) {
-    this.issuing = new Sequencer((key, items) => this.issueBatch(key, items), batch);
+    this.prisma = db.prisma;
+    this.sql = db.sql;
+    this.issuing = new GroupSequencer((lanes) => this.issueTick(lanes), batch);
     this.revoking = new Sequencer((key, items) => this.revokeBatch(key, items), batch);
     this.listOfIssuer = new RecordCache('status-list-of-issuer', cache.maxEntries, cache.bus);
   }
@@ -127,8 +142,9 @@ export class PrismaCredentialRepository {
 
   /**
    * Issues one credential: queued with the other issuances of the same status list (the same
-   * issuer, so the same credential log) and committed in one batch (see `issueBatch`). Resolves
-   * once the batch committed and the log's signed head covering it is stored.
+   * issuer, so the same credential log) and committed in the next tick together with every other
+   * issuer's queued issuances (see `issueTick`). Resolves once the tick committed, with the log's
+   * signed head covering it stored in the same transaction.
    *
    * @throws AppError CONFLICT when every slot of the issuer's list is taken.
    */
@@ -137,33 +153,51 @@ export class PrismaCredentialRepository {
   }
 
   /**
-   * One transaction for a batch of one status list: lock the list row once, draw a free slot at
-   * random for each credential, build and sign each for its slot, insert them in one statement,
-   * anchor their hashes in the issuer's log in one append, and update the list once. A credential
-   * that cannot be built (or finds the list full) fails alone; the others commit.
+   * One transaction for every status list (issuer) with queued issuances, on `pg` (or PGlite)
+   * directly with prepared statements: lock the lists (sorted), draw a free slot at random for each
+   * credential and build and sign it for its slot, let the ledger lock the logs and read their heads
+   * and frontiers (`prepareGroupAppend`), then write the credentials, the lists' allocation maps, the
+   * leaves, nodes, sizes, signed heads and outbox rows in ONE statement. Six statements per tick
+   * (BEGIN and COMMIT included) whatever the number of issuers. A credential that cannot be built
+   * (or finds its list full) fails alone; the others commit.
    */
-  private async issueBatch(statusListId: string, items: readonly IssueItem[]): Promise<Settled<FamilyBCredentialRecord>[]> {
-    // One list belongs to one issuer DID, so to one tenant: every item shares it.
-    const outcome = await this.gate.run(items[0]!.tenantId, () => retryTransaction(() => this.prisma.$transaction(async (tx) => {
-      const [slot] = await tx.$queryRaw<{ next_index: number; allocated: Uint8Array }[]>`SELECT next_index, allocated FROM status_lists WHERE id = ${statusListId}::uuid FOR UPDATE`;
+  private async issueTick(lanes: readonly LaneBatch<IssueItem>[]): Promise<Settled<FamilyBCredentialRecord>[][]> {
+    const tenants = new Set(lanes.flatMap((l) => l.items.map((i) => i.tenantId)));
+    const owner = tenants.size === 1 ? [...tenants][0]! : MIXED_TICK_OWNER;
+    const outcome = await this.gate.run(owner, async () => {
+      try {
+        return await retryTransaction(() => this.sql.transaction((tx) => this.issueIn(tx, lanes)));
+      } catch (e) {
+        if (!(e instanceof HeadsBehindError)) throw e;
+        // A log beyond its signed head (a crash between a commit and its head): the full check
+        // (`settle`: re-derives every node since the head) stores its head, then the tick runs again.
+        for (const logId of e.logIds) await this.ledger.settle(logId);
+        return retryTransaction(() => this.sql.transaction((tx) => this.issueIn(tx, lanes)));
+      }
+    });
+    this.ledger.committed(outcome.heads);
+    return outcome.results;
+  }
+
+  private async issueIn(tx: SqlExecutor, lanes: readonly LaneBatch<IssueItem>[]): Promise<{ results: Settled<FamilyBCredentialRecord>[][]; heads: readonly LedgerCheckpoint[] }> {
+    const listIds = [...new Set(lanes.map((l) => l.key))].sort();
+    const lists = new Map((await run(tx, lockStatusLists, [listIds])).map((r) => [r.id, r]));
+    const rows: FamilyBCredentialRecord[] = [];
+    const listUpdates: { id: string; taken: number; allocated: Uint8Array }[] = [];
+    const anchors = new Map<string, AnchorRequest[]>();
+    const results = lanes.map((lane) => {
+      const slot = lists.get(lane.key);
       if (!slot) throw new Error('status list vanished');
-      let allocated: Uint8Array = slot.allocated;
-      let taken = slot.next_index;
-      const results: Settled<FamilyBCredentialRecord>[] = [];
-      const rows: FamilyBCredentialRecord[] = [];
-      const anchors: AnchorRequest[] = [];
-      for (const item of items) {
+      let allocated: Uint8Array = Uint8Array.from(slot.allocated);
+      let taken = Number(slot.next_index);
+      const settled = lane.items.map((item): Settled<FamilyBCredentialRecord> => {
         const index = taken >= allocated.length * 8 ? null : pickFreeSlot(allocated);
-        if (index === null) {
-          results.push({ error: new AppError('CONFLICT', `the issuer's status list is full (${allocated.length * 8} credentials): issue from another issuer DID`) });
-          continue;
-        }
+        if (index === null) return { error: new AppError('CONFLICT', `the issuer's status list is full (${allocated.length * 8} credentials): issue from another issuer DID`) };
         let built: BuiltCredential;
         try {
           built = item.build(index);
         } catch (error) {
-          results.push({ error });
-          continue;
+          return { error };
         }
         allocated = markSlot(allocated, index);
         taken++;
@@ -175,27 +209,39 @@ export class PrismaCredentialRepository {
           holder: built.holder,
           document: built.document,
           credentialHash: Buffer.from(built.credentialHash),
-          statusListId,
+          statusListId: lane.key,
           statusIndex: index,
           status: 'issued',
           revokedAt: null,
           expiresAt: built.expiresAt,
         };
         rows.push(record);
-        anchors.push(built.anchor);
-        results.push({ value: record });
-      }
-      if (rows.length === 0) return { results, heads: [] };
-      await tx.credential.createMany({
-        data: rows.map((r) => ({ ...r, document: r.document as Prisma.InputJsonObject, credentialHash: Buffer.from(r.credentialHash) })),
+        anchors.set(built.anchor.logId, [...(anchors.get(built.anchor.logId) ?? []), built.anchor]);
+        return { value: record };
       });
-      const logs = await appendByLog(tx, this.ledger, anchors);
       // nextIndex counts the slots handed out; `version` (the public bits) does not move on issuance.
-      await tx.statusList.update({ where: { id: statusListId }, data: { nextIndex: taken, allocated: Buffer.from(allocated) } });
-      return { results, heads: await this.signHeads(tx, logs) };
-    }, TX)));
-    this.ledger.committed(outcome.heads);
-    return outcome.results;
+      if (taken !== Number(slot.next_index)) listUpdates.push({ id: lane.key, taken, allocated });
+      return settled;
+    });
+    if (rows.length === 0) return { results, heads: [] };
+    const ledger = await this.ledger.prepareGroupAppend(tx, [...anchors].map(([logId, entries]) => ({ logId, entries })));
+    await run(tx, writeIssueTick, [
+      rows.map((r) => r.id),
+      rows.map((r) => r.tenantId),
+      rows.map((r) => r.templateId),
+      rows.map((r) => r.issuerDidId),
+      rows.map((r) => r.holder),
+      rows.map((r) => JSON.stringify(r.document)),
+      rows.map((r) => hex(r.credentialHash)),
+      rows.map((r) => r.statusListId),
+      rows.map((r) => r.statusIndex),
+      rows.map((r) => r.expiresAt.toISOString()),
+      listUpdates.map((u) => u.id),
+      listUpdates.map((u) => u.taken),
+      listUpdates.map((u) => hex(u.allocated)),
+      ...ledger.write,
+    ]);
+    return { results, heads: ledger.heads };
   }
 
   async findForTenant(tenantId: string, id: string): Promise<FamilyBCredentialRecord | null> {

@@ -1,0 +1,15 @@
+import * as familyB from './family-b.sql';
+import * as ledger from './ledger.sql';
+import type { Statement } from './statement';
+
+export { type ColumnType, type Statement, hex, run, statement } from './statement';
+
+const isStatement = (v: unknown): v is Statement<readonly unknown[], unknown> =>
+  typeof v === 'object' && v !== null && 'name' in v && 'text' in v && 'uses' in v;
+
+/**
+ * Every hand-written statement of the hot paths. The drift test walks this list: a statement
+ * added to one of these modules is checked against prisma/schema.prisma and PREPAREd without
+ * being registered anywhere else.
+ */
+export const ALL_STATEMENTS: readonly Statement<readonly unknown[], unknown>[] = [...Object.values(familyB), ...Object.values(ledger)].flatMap((v: unknown) => (isStatement(v) ? [v] : []));

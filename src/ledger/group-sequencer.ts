@@ -1,0 +1,178 @@
+import { RetryLaterError } from '../errors';
+import type { SequencerOptions, SequencerStats, Settled } from './sequencer';
+
+/** The work of one key (one status list, one log) in a tick. */
+export interface LaneBatch<Item> {
+  readonly key: string;
+  readonly items: readonly Item[];
+}
+
+/**
+ * Commits one tick: every lane's batch in ONE transaction. Returns, per lane in the order given,
+ * every result in the order of its items. Throwing fails the tick as a whole; the sequencer then
+ * retries lane by lane, then member by member, so only the guilty request fails.
+ */
+export type GroupCommit<Item, Result> = (lanes: readonly LaneBatch<Item>[]) => Promise<ReadonlyArray<ReadonlyArray<Settled<Result>>>>;
+
+interface Waiting<Item, Result> {
+  readonly item: Item;
+  resolve(value: Result): void;
+  reject(error: unknown): void;
+}
+
+type Taken<Item, Result> = { readonly key: string; readonly members: Waiting<Item, Result>[] };
+
+/**
+ * A group committer across keys: requests queue per key (one issuer's status list and log), and
+ * each tick commits every key that has work in one transaction, so ten issuers share one commit
+ * (one disk flush, one round trip per statement) instead of paying ten. Each key still gets its
+ * own rows, leaves, nodes and signed head; only the transaction is shared.
+ *
+ * One tick runs at a time; while it commits, the next fills (the batch size follows the load).
+ * Fairness: a tick takes at most `max` requests, drawn round-robin across the keys with work, so
+ * a key with a thousand queued requests adds at most its share and a key with one request is in
+ * the very next tick: one tenant's flood cannot starve another's issuer. `maxQueued` bounds each
+ * key's queue (503 + Retry-After beyond it), as in the per-key `Sequencer`.
+ */
+export class GroupSequencer<Item, Result> {
+  private readonly queues = new Map<string, Waiting<Item, Result>[]>();
+  private queued = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private closed = false;
+  private requests = 0;
+  private batches = 0;
+  private splits = 0;
+  private readonly sizes = new Map<number, number>();
+  /** Where the round-robin draw starts next tick, so no key is always first in line. */
+  private turn = 0;
+
+  constructor(
+    private readonly commit: GroupCommit<Item, Result>,
+    private readonly options: SequencerOptions,
+  ) {}
+
+  submit(key: string, item: Item): Promise<Result> {
+    if (this.closed) return Promise.reject(new RetryLaterError('SERVICE_UNAVAILABLE', 'the service is shutting down', 1));
+    const queue = this.queues.get(key) ?? [];
+    if (this.options.maxQueued !== undefined && queue.length >= this.options.maxQueued) {
+      return Promise.reject(new RetryLaterError('SERVICE_UNAVAILABLE', 'too many requests of this issuer are waiting, retry later', 1));
+    }
+    this.requests++;
+    return new Promise<Result>((resolve, reject) => {
+      queue.push({ item, resolve, reject });
+      this.queues.set(key, queue);
+      this.queued++;
+      this.schedule();
+    });
+  }
+
+  stats(): SequencerStats {
+    return { requests: this.requests, batches: this.batches, splits: this.splits, sizes: new Map(this.sizes) };
+  }
+
+  /** Refuses new requests, commits everything queued now (no window) and waits for every tick. */
+  async drain(): Promise<void> {
+    this.closed = true;
+    while (this.running || this.queued > 0) {
+      this.tick();
+      await this.running;
+    }
+  }
+
+  private schedule(): void {
+    if (this.running) return; // the running tick starts the next when it ends
+    if (this.queued >= this.options.max || this.closed) this.tick();
+    else if (!this.timer) this.timer = setTimeout(() => this.tick(), this.options.windowMs);
+  }
+
+  private tick(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (this.running || this.queued === 0) return;
+    const taken = this.take();
+    this.running = this.run(taken).finally(() => {
+      this.running = null;
+      if (this.queued > 0) this.tick();
+    });
+  }
+
+  /** Up to `max` requests, one per key in turn (round-robin), keys in a rotating order. */
+  private take(): Taken<Item, Result>[] {
+    const keys = [...this.queues.keys()];
+    const start = this.turn++ % keys.length;
+    const order = [...keys.slice(start), ...keys.slice(0, start)];
+    const taken = new Map<string, Waiting<Item, Result>[]>();
+    let budget = this.options.max;
+    while (budget > 0) {
+      let moved = false;
+      for (const key of order) {
+        const queue = this.queues.get(key);
+        if (!queue || queue.length === 0 || budget === 0) continue;
+        const members = taken.get(key) ?? [];
+        members.push(queue.shift()!);
+        taken.set(key, members);
+        budget--;
+        moved = true;
+      }
+      if (!moved) break;
+    }
+    for (const [key, members] of taken) {
+      this.queued -= members.length;
+      if (this.queues.get(key)!.length === 0) this.queues.delete(key);
+    }
+    return [...taken].map(([key, members]) => ({ key, members }));
+  }
+
+  private async run(lanes: Taken<Item, Result>[]): Promise<void> {
+    try {
+      this.deliver(lanes, await this.attempt(lanes));
+    } catch (e) {
+      if (lanes.length === 1 && lanes[0]!.members.length === 1) return lanes[0]!.members[0]!.reject(e);
+      // The transaction failed as a whole: find the guilty lane, then the guilty member(s).
+      this.splits++;
+      for (const lane of lanes) await this.retryLane(lane, lanes.length > 1);
+    }
+  }
+
+  private async retryLane(lane: Taken<Item, Result>, whole: boolean): Promise<void> {
+    if (whole) {
+      try {
+        return this.deliver([lane], await this.attempt([lane]));
+      } catch (e) {
+        if (lane.members.length === 1) return lane.members[0]!.reject(e);
+      }
+    }
+    for (const member of lane.members) {
+      const one = { key: lane.key, members: [member] };
+      try {
+        this.deliver([one], await this.attempt([one]));
+      } catch (e) {
+        member.reject(e);
+      }
+    }
+  }
+
+  private async attempt(lanes: Taken<Item, Result>[]): Promise<ReadonlyArray<ReadonlyArray<Settled<Result>>>> {
+    this.batches++;
+    const size = lanes.reduce((n, l) => n + l.members.length, 0);
+    this.sizes.set(size, (this.sizes.get(size) ?? 0) + 1);
+    const results = await this.commit(lanes.map((l) => ({ key: l.key, items: l.members.map((m) => m.item) })));
+    if (results.length !== lanes.length || results.some((r, i) => r.length !== lanes[i]!.members.length)) {
+      throw new Error('group commit returned the wrong number of results');
+    }
+    return results;
+  }
+
+  private deliver(lanes: Taken<Item, Result>[], results: ReadonlyArray<ReadonlyArray<Settled<Result>>>): void {
+    lanes.forEach((lane, l) =>
+      lane.members.forEach((w, i) => {
+        const r = results[l]![i]!;
+        if ('error' in r) w.reject(r.error);
+        else w.resolve(r.value);
+      }),
+    );
+  }
+}
