@@ -2,33 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logging/logger';
 import { type AnchorAdapter, AnchorRejected } from './anchor.port';
 import type { AnchorOutbox, ClaimedRow } from './outbox';
+import { DEFAULT_RELAY_OPTIONS, type RelayOptions } from '../config/anchor';
 
-export interface RelayOptions {
-  /** Pause between polls when nothing was due. */
-  readonly pollMs: number;
-  /** Rows claimed per poll. */
-  readonly batchSize: number;
-  /**
-   * How long a claim keeps other relays off a row. Rows of a claim are submitted one after the
-   * other, so it should cover batchSize submissions (each up to the adapter's mining timeout); if
-   * it runs out anyway, another relay's `find` and the idempotent contract still prevent a double anchor.
-   */
-  readonly leaseMs: number;
-  /** First retry delay; doubles per attempt up to maxDelayMs, with jitter. */
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-  /** Attempts after which a row is `failed` (an operator sets it back to pending). */
-  readonly maxAttempts: number;
-}
-
-export const DEFAULT_RELAY_OPTIONS: RelayOptions = Object.freeze({
-  pollMs: 1000,
-  batchSize: 5,
-  leaseMs: 10 * 60_000,
-  baseDelayMs: 2000,
-  maxDelayMs: 15 * 60_000,
-  maxAttempts: 50,
-});
+// The relay's tuning is part of the anchor configuration (src/config/anchor.ts), which must not import the relay.
+export { DEFAULT_RELAY_OPTIONS, type RelayOptions };
 
 /**
  * Exponential backoff with "equal jitter": half the capped delay is fixed, half random, so relays

@@ -1,4 +1,3 @@
-import type { RelayOptions } from '../anchor/relay';
 import { ConfigError, nonEmpty } from './settings';
 
 export type AnchorMode = 'none' | 'evm' | 'hedera';
@@ -12,11 +11,39 @@ export interface EvmAnchorSettings {
   readonly privateKey: `0x${string}`;
 }
 
+/** How src/anchor/relay.ts polls, claims and retries outbox rows; defaults below (not read from the environment). */
+export interface RelayOptions {
+  /** Pause between polls when nothing was due. */
+  readonly pollMs: number;
+  /** Rows claimed per poll. */
+  readonly batchSize: number;
+  /**
+   * How long a claim keeps other relays off a row. Rows of a claim are submitted one after the
+   * other, so it should cover batchSize submissions (each up to the adapter's mining timeout); if
+   * it runs out anyway, another relay's `find` and the idempotent contract still prevent a double anchor.
+   */
+  readonly leaseMs: number;
+  /** First retry delay; doubles per attempt up to maxDelayMs, with jitter. */
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  /** Attempts after which a row is `failed` (an operator sets it back to pending). */
+  readonly maxAttempts: number;
+}
+
+export const DEFAULT_RELAY_OPTIONS: RelayOptions = Object.freeze({
+  pollMs: 1000,
+  batchSize: 5,
+  leaseMs: 10 * 60_000,
+  baseDelayMs: 2000,
+  maxDelayMs: 15 * 60_000,
+  maxAttempts: 50,
+});
+
 /** CREDGATE_ANCHOR and the settings of the chosen adapter (see docs/OPERATIONS.md "Anchoring"). */
 export interface AnchorConfig {
   readonly mode: AnchorMode;
   readonly evm?: EvmAnchorSettings;
-  /** Relay tuning; defaults in src/anchor/relay.ts (not read from the environment). */
+  /** Relay tuning; defaults in DEFAULT_RELAY_OPTIONS (not read from the environment). */
   readonly relay?: Partial<RelayOptions>;
 }
 

@@ -1,15 +1,14 @@
 import path from 'node:path';
-import { DEFAULT_JSONLD_BUDGET } from '../domain/contexts/jsonld-budget';
-import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from '../graphql/limits/limits';
+import { DEFAULT_JSONLD_BUDGET } from './jsonld-budget';
+import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from './graphql-limits';
 import { type DbTimeouts, type FairnessConfig, type RateLimitConfig, parseDbTimeouts, parseFairness, parseRateLimits } from './limits';
 import { ConfigError, intSetting, nonEmpty } from './settings';
 import { type AnchorConfig, parseAnchor } from './anchor';
 import { type WitnessConfig, parseWitnesses } from './witnesses';
 import { type DidResolutionConfig, parseDidResolution } from './did-resolution';
-import { parseVerificationLimits } from './verification';
-import type { VerificationLimits } from '../vc/net/request-budget';
+import { type VerificationLimits, parseVerificationLimits } from './verification';
 import { type TrustProxy, parseTrustProxy } from './trust-proxy';
-import { type HederaSettings, parseHederaConfig } from '../anchor/hedera/config';
+import { type HederaSettings, parseHederaConfig } from './hedera';
 import { type Oid4vcKeysConfig, parseOid4vcKeys } from './oid4vc-keys';
 import { type Oid4vciSettings, parseOid4vciSettings } from './oid4vci';
 

@@ -2,48 +2,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import { AppError } from '../../errors';
 
-/**
- * One budget per request (habit 14): whatever one verification request makes the service do on
- * its behalf (outbound fetches for DID documents, status lists and related resources, their
- * bytes, decoded status-list bytes, canonicalised characters, status entries and lists) is
- * counted against one object with one deadline, so no input makes one request cost more than a
- * fixed amount. A presentation of many credentials shares its request's budget.
- */
-export interface VerificationLimits {
-  /** Outbound HTTP requests (each redirect hop counts) per request. */
-  readonly maxFetches: number;
-  /** Response bytes of all those requests together. */
-  readonly maxFetchBytes: number;
-  /** Time from the first verification of the request until every outbound fetch must have ended. */
-  readonly deadlineMs: number;
-  /** credentialStatus entries one credential may carry. */
-  readonly maxStatusEntriesPerCredential: number;
-  /** credentialStatus entries of all credentials of the request together. */
-  readonly maxStatusEntries: number;
-  /** Distinct status list URLs one credential may name. */
-  readonly maxStatusListsPerCredential: number;
-  /** Distinct status list URLs of the request. */
-  readonly maxStatusLists: number;
-  /** relatedResource entries of the request (each is fetched). */
-  readonly maxRelatedResources: number;
-  /** Bytes inflated from status lists (gzip) for the request. */
-  readonly maxDecodedBytes: number;
-  /** Characters canonicalised for proofs (JCS and RDFC alike) for the request. */
-  readonly maxCanonicalChars: number;
-}
+// The limits are configuration (src/config/verification.ts parses CREDGATE_VERIFY_*), declared there so configuration imports nothing above it.
+import { DEFAULT_VERIFICATION_LIMITS, type VerificationLimits } from '../../config/verification';
 
-export const DEFAULT_VERIFICATION_LIMITS: VerificationLimits = Object.freeze({
-  maxFetches: 16,
-  maxFetchBytes: 4 * 1024 * 1024,
-  deadlineMs: 15_000,
-  maxStatusEntriesPerCredential: 8,
-  maxStatusEntries: 32,
-  maxStatusListsPerCredential: 4,
-  maxStatusLists: 8,
-  maxRelatedResources: 8,
-  maxDecodedBytes: 64 * 1024 * 1024,
-  maxCanonicalChars: 8 * 1024 * 1024,
-});
+export { DEFAULT_VERIFICATION_LIMITS, type VerificationLimits };
 
 export type BudgetResource = 'fetches' | 'fetch bytes' | 'deadline' | 'status entries' | 'status lists' | 'related resources' | 'decoded bytes' | 'canonicalised characters';
 
