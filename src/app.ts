@@ -4,6 +4,7 @@ import type { ContainerType } from 'type-graphql';
 import type { Config } from './config';
 import { type Database, openDatabase } from './db/database';
 import { type CacheOptions, type InvalidationBus, LocalInvalidationBus, PgInvalidationBus, cachedSchemas } from './cache';
+import { DEFAULT_API_KEY_CACHE_TTL_MS, cachedApiKeys } from './cache/api-key-cache';
 import { DEFAULT_CACHE_ENTRIES } from './config/config';
 import { migrate, readMigrations } from './db/migrator';
 import { PrismaApiKeyRepository } from './db/repositories/api-key.repository';
@@ -226,7 +227,7 @@ export async function createCore(
       clock: options.clock ?? systemClock,
       sql: db.sql,
       tenants: new PrismaTenantRepository(db.prisma),
-      apiKeys: new PrismaApiKeyRepository(db.prisma),
+      apiKeys: cachedApiKeys(new PrismaApiKeyRepository(db.prisma), { ...cache, ttlMs: config.apiKeyCacheTtlMs ?? DEFAULT_API_KEY_CACHE_TTL_MS }),
       dids: didRepo,
       ...(didEntities ? { didEntities } : {}),
       custody,

@@ -127,6 +127,11 @@ export interface Config {
 
   /** Bound of each in-process record cache (CREDGATE_CACHE_ENTRIES); DEFAULT_CACHE_ENTRIES when absent, 0: off. */
   readonly cacheEntries?: number;
+  /**
+   * Longest an API key record is served from memory without hearing of it (CREDGATE_API_KEY_CACHE_TTL_MS):
+   * the bound on how long a revoked key keeps working on an instance that missed the notice. 5000 when absent, 0: off.
+   */
+  readonly apiKeyCacheTtlMs?: number;
 
   /** Hedera anchoring (CREDGATE_HEDERA_*): undefined when none of its variables is set. */
   readonly hedera?: HederaSettings;
@@ -333,6 +338,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     dbTimeouts,
     idempotencyTtlSeconds: intSetting(env, 'CREDGATE_IDEMPOTENCY_TTL_SECONDS', DEFAULT_IDEMPOTENCY_TTL_SECONDS, 60, 30 * 86_400),
     cacheEntries: intSetting(env, 'CREDGATE_CACHE_ENTRIES', DEFAULT_CACHE_ENTRIES, 0, 10_000_000),
+    apiKeyCacheTtlMs: intSetting(env, 'CREDGATE_API_KEY_CACHE_TTL_MS', 5_000, 0, 60_000),
     fairness: parseFairness(env, dbTimeouts),
     anchor: Object.freeze(parseAnchor(env)),
     witness: parseWitnesses(env),

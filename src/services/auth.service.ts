@@ -111,8 +111,10 @@ export class AuthService {
   }
 
   /**
-   * A token is only as good as its key: the key row is read on every use (one indexed lookup, as
-   * for X-API-Key), so revoking the key ends its tokens at once, on every instance.
+   * A token is only as good as its key: the key is looked up on every use, as for X-API-Key, so
+   * revoking the key ends its tokens with it: at once on the revoking instance, on the others when
+   * the revocation's notice arrives and CREDGATE_API_KEY_CACHE_TTL_MS at the latest
+   * (src/cache/api-key-cache.ts).
    */
   private async authenticateToken(token: string): Promise<Actor> {
     if (!this.tokens) throw new AppError('INVALID_TOKEN', 'access tokens are not accepted here');

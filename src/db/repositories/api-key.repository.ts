@@ -1,6 +1,8 @@
 import type { ApiKeyRecord, ApiKeyRepository } from '../../domain/ports';
 import type { Scope } from '../../domain/tenancy/actor';
 import type { PrismaClient } from '../database';
+import { API_KEY_TOPIC } from '../../cache/api-key-cache';
+import { CACHE_CHANNEL } from '../../cache/invalidation';
 
 type Row = Omit<ApiKeyRecord, 'tenantSlug' | 'scopes'> & { scopes: string[]; tenant: { slug: string } };
 
@@ -42,8 +44,18 @@ export class PrismaApiKeyRepository implements ApiKeyRepository {
     return rows.map(toRecord);
   }
 
+  /**
+   * One statement revokes the key and tells every instance (src/cache/api-key-cache.ts): the
+   * notice is sent only when a row changed, and delivered when the statement's transaction commits,
+   * so an instance cannot drop its copy before the revocation is visible, nor miss it because the
+   * writer (the CLI is one) crashed between the two.
+   */
   async revoke(tenantId: string, id: string, at: Date): Promise<boolean> {
-    const res = await this.prisma.apiKey.updateMany({ where: { id, tenantId, revokedAt: null }, data: { revokedAt: at } });
-    return res.count === 1;
+    const rows = await this.prisma.$queryRaw<{ revoked: bigint | number }[]>`
+      WITH r AS (
+        UPDATE api_keys SET revoked_at = ${at} WHERE id = ${id}::uuid AND tenant_id = ${tenantId}::uuid AND revoked_at IS NULL RETURNING id
+      )
+      SELECT count(*) AS revoked, max(pg_notify(${CACHE_CHANNEL}, ${`${API_KEY_TOPIC}:${id}`})::text) AS notified FROM r`;
+    return Number(rows[0]?.revoked ?? 0) === 1;
   }
 }
