@@ -243,9 +243,14 @@ export interface TemplateRecord {
   readonly expiration: { value: number; unit: string };
   readonly issuanceDate: Date;
   readonly expirationDate: Date;
+  /** The suite its credentials are signed with; null: Family B's EcdsaSecp256k1Signature2019. */
+  readonly proofSuite: TemplateProofSuite | null;
   readonly version: number;
   readonly deletedAt: Date | null;
 }
+
+/** Proof suites a Family B template can name besides its default (issue 18). */
+export type TemplateProofSuite = 'bbs-2023';
 
 /** A ledger append to run inside the same transaction as the record it anchors. */
 export interface AnchorRequest {

@@ -155,8 +155,9 @@ const stripDeep = (v: unknown): unknown =>
   Array.isArray(v) ? v.map(stripDeep) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(strip(v as Json)).map(([k, x]) => [k, stripDeep(x)])) : v;
 
 function fromGraphqlTemplate(t: Json): TemplateDoc {
-  const { recordId, version, ...rest } = t;
-  return { _id: recordId, __v: version, ...rest } as TemplateDoc;
+  // REST leaves proofSuite out for Family B's default suite; GraphQL answers null.
+  const { recordId, version, proofSuite, ...rest } = t;
+  return { _id: recordId, __v: version, ...rest, ...(proofSuite != null ? { proofSuite } : {}) } as TemplateDoc;
 }
 
 export function graphqlFamilyB(server: Endpoint): FamilyBTransport {

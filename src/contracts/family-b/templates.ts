@@ -24,6 +24,9 @@ export const TemplateBody = Type.Object(
     issuer: Type.String({ description: 'a DID of this tenant (POST /dids) whose private key the service holds' }),
     attributes: Type.Array(TemplateAttribute),
     expiration: Type.Object({ value: Type.Integer({ description: 'at least 1' }), unit: Type.String({ description: `one of ${EXPIRATION_UNITS.join(', ')}` }) }),
+    proofSuite: Type.Optional(
+      Type.String({ description: "EcdsaSecp256k1Signature2019 (Family B's, the default) or bbs-2023 (W3C Data Integrity BBS: the holder derives unlinkable presentations that reveal chosen claims; issue 18)" }),
+    ),
   },
   { title: 'TemplateInput' },
 );
@@ -42,6 +45,7 @@ export const Template = Type.Object(
     issuanceDate: Type.String({ format: 'date-time' }),
     expirationDate: Type.String({ format: 'date-time' }),
     credentialSubject: Type.Array(Type.Object({ attributeName: Type.String(), type: Type.String(), description: Type.String() })),
+    proofSuite: Type.Optional(Type.Literal('bbs-2023', { description: 'present when its credentials are bbs-2023; absent: EcdsaSecp256k1Signature2019' })),
     __v: Type.Integer(),
   },
   { title: 'Template' },

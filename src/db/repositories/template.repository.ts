@@ -6,7 +6,7 @@ import type { Prisma, PrismaClient } from '../database';
 import { isUniqueViolation } from '../prisma-errors';
 import { retryTransaction } from '../transaction-retry';
 
-type Row = Omit<TemplateRecord, 'attributes' | 'expiration'> & { attributes: Prisma.JsonValue; expiration: Prisma.JsonValue };
+type Row = Omit<TemplateRecord, 'attributes' | 'expiration' | 'proofSuite'> & { attributes: Prisma.JsonValue; expiration: Prisma.JsonValue; proofSuite: string | null };
 const toRecord = (r: Row): TemplateRecord => ({
   id: r.id,
   templateId: r.templateId,
@@ -18,6 +18,8 @@ const toRecord = (r: Row): TemplateRecord => ({
   expiration: r.expiration as unknown as { value: number; unit: string },
   issuanceDate: r.issuanceDate,
   expirationDate: r.expirationDate,
+  // The column's CHECK constraint admits only the suites TemplateProofSuite names.
+  proofSuite: r.proofSuite as TemplateRecord['proofSuite'],
   version: r.version,
   deletedAt: r.deletedAt,
 });
@@ -150,6 +152,7 @@ export class PrismaTemplateRepository {
       expiration: d.expiration as unknown as Prisma.InputJsonObject,
       issuanceDate: d.issuanceDate,
       expirationDate: d.expirationDate,
+      proofSuite: d.proofSuite,
     };
   }
 }

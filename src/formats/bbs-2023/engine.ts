@@ -53,6 +53,16 @@ export class Bbs2023Engine {
     return { secretKey: new Uint8Array(pair.secretKey), publicKey: new Uint8Array(pair.publicKey) };
   }
 
+  /**
+   * The key pair BBS KeyGen derives from `seed` (32 bytes or more): the same seed gives the same
+   * key, so a key derived from a sealed key need not be stored.
+   */
+  async keyPairFromSeed(seed: Uint8Array): Promise<BbsKeyPair> {
+    if (seed.length < 32) throw new RangeError('a BBS key seed has at least 32 bytes');
+    const pair = await this.run<{ secretKey: Uint8Array; publicKey: Uint8Array }>({ op: 'generate', seed });
+    return { secretKey: new Uint8Array(pair.secretKey), publicKey: new Uint8Array(pair.publicKey) };
+  }
+
   /** The base proof (for the holder, not for verifiers), with the issuer's mandatory pointers always disclosed. */
   async sign(credential: JsonObject, key: BbsKeyPair, mandatoryPointers: readonly string[]): Promise<JsonObject> {
     const { verificationMethod } = g2DidKey(key.publicKey);

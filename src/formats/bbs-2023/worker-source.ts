@@ -19,7 +19,7 @@
 
 /** What the worker can be asked to do. */
 export type BbsJob =
-  | { op: 'generate' }
+  | { op: 'generate'; seed?: Uint8Array }
   | { op: 'sign'; document: unknown; secretKey: Uint8Array; publicKey: Uint8Array; verificationMethod: string; mandatoryPointers: string[] }
   | { op: 'derive'; document: unknown; selectivePointers: string[]; presentationHeader: Uint8Array }
   | { op: 'verify'; document: unknown; expectedPresentationHeader?: Uint8Array };
@@ -92,8 +92,9 @@ function splitProof(document) {
 
 function bytes(value) { return value instanceof Uint8Array ? value : new Uint8Array(value); }
 
-async function generate() {
-  const pair = await Multikey.generateBbsKeyPair({ algorithm: Multikey.ALGORITHMS.BBS_BLS12381_SHA256 });
+// With a seed (at least 32 bytes) the key is derived from it (BBS KeyGen), the same key every time.
+async function generate(job) {
+  const pair = await Multikey.generateBbsKeyPair({ algorithm: Multikey.ALGORITHMS.BBS_BLS12381_SHA256, ...(job.seed ? { seed: bytes(job.seed) } : {}) });
   return { secretKey: pair.secretKey, publicKey: pair.publicKey, publicKeyMultibase: pair.publicKeyMultibase };
 }
 
@@ -163,7 +164,7 @@ async function verify(job) {
 
 async function handle(job) {
   switch (job.op) {
-    case 'generate': return generate();
+    case 'generate': return generate(job);
     case 'sign': return sign(job);
     case 'derive': return derive(job);
     case 'verify': return verify(job);

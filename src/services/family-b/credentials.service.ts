@@ -21,6 +21,7 @@ import type { IssuedElsewhere } from '../issued-elsewhere';
 import type { AnchorStatus } from '../../anchor/anchor.port';
 import type { TemplatesService } from './templates.service';
 import { isCredentialId, isUuid } from './ids';
+import { BbsTemplateCredentials } from './bbs-template-credentials';
 import type { IssueInput } from '../../contracts/family-b/credentials';
 
 export type Json = Record<string, unknown>;
@@ -69,6 +70,8 @@ const STATUS_PATH = '/status/';
 export class FamilyBCredentialsService {
   /** Status lists being signed right now, so concurrent readers of a changed list share one signature. */
   private readonly signing = new Map<string, Promise<Json>>();
+  /** Templates with proofSuite bbs-2023 (issue 18): issued, fetched and verified there. */
+  private readonly bbs: BbsTemplateCredentials;
 
   constructor(
     private readonly credentials: PrismaCredentialRepository,
@@ -83,7 +86,9 @@ export class FamilyBCredentialsService {
     private readonly revocations?: RevocationListener,
     /** Credentials other issuers of this service delivered (OpenID4VCI), revocable through this route too. */
     private readonly elsewhere?: IssuedElsewhere,
-  ) {}
+  ) {
+    this.bbs = new BbsTemplateCredentials(credentials, dids, custody);
+  }
 
   /** POST /credentials `{ templateId, credentialSubject, holder? }`. */
   async issue(actor: Actor, body: IssueInput): Promise<Json> {
@@ -106,6 +111,9 @@ export class FamilyBCredentialsService {
     const now = this.clock.now();
     // Each credential lives the template's period from its own issuance (not until the template's date).
     const expires = addExpiration(now, template.expiration as TemplateExpiration);
+    if (template.proofSuite === 'bbs-2023') {
+      return this.bbs.issue({ tenantId: actor.tenantId, template, issuer, statusListId, statusListUrl: this.statusListUrl(statusListId), holder: holderDid, values, now, expires });
+    }
     const record = await this.custody.use(actor.tenantId, issuer.managedKeyId, (sk) =>
       this.credentials.issue({ tenantId: actor.tenantId, templateId: template.id, issuerDidId: issuer.id, statusListId }, (statusIndex) => {
         const id = `urn:uuid:${randomUUID()}`;
@@ -137,7 +145,9 @@ export class FamilyBCredentialsService {
    */
   async fetch(actor: Actor, id: string): Promise<FetchedCredential> {
     const r = await this.own(actor, id);
-    return { document: r.document, status: r.status, revokedAt: r.revokedAt ? r.revokedAt.toISOString() : null };
+    // A bbs-2023 template credential is stored without its proof: its holder gets a fresh base proof.
+    const document = BbsTemplateCredentials.isStored(r.document) ? await this.bbs.signStored(r.document, r.issuerDidId) : r.document;
+    return { document, status: r.status, revokedAt: r.revokedAt ? r.revokedAt.toISOString() : null };
   }
 
   /**
@@ -169,6 +179,10 @@ export class FamilyBCredentialsService {
   /** POST /credentials/verify. Every check runs; `verified` is their conjunction. Never throws for a bad credential. */
   async verify(credential: unknown): Promise<CredentialVerification> {
     if (!isObject(credential)) throw invalidInput('credential must be an object', [{ field: 'credential', message: 'required object' }]);
+    if (BbsTemplateCredentials.claims(credential)) {
+      const bbsChecks = await this.bbs.verify(credential, this.clock.now(), (vc, issuer) => this.statusCheck(vc, issuer));
+      return { verified: bbsChecks.every((c) => c.ok), checks: bbsChecks };
+    }
     const checks: VerificationCheck[] = [];
     const add = (check: VerificationCheck['check'], ok: boolean, detail?: string) => checks.push({ check, ok, ...(detail ? { detail } : {}) });
     const issuer = await this.issuerRecord(credential['issuer']);

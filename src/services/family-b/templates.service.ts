@@ -4,7 +4,7 @@ import { AppError, type FieldIssue, invalidInput, notFound, summarizeIssues } fr
 import { canonicalBytes } from '../../domain/canonical';
 import { CREDENTIALS_V1_URL, CREDGATE_V1_CONTEXT_URL } from '../../domain/contexts';
 import { parseServiceDid } from '../../domain/dids/service-did';
-import type { Clock, DidRecord, DidRepository, TemplateRecord } from '../../domain/ports';
+import type { Clock, DidRecord, DidRepository, TemplateProofSuite, TemplateRecord } from '../../domain/ports';
 import { addExpiration, parseTemplateAttributes, parseTemplateExpiration } from '../../domain/templates';
 import type { Actor } from '../../domain/tenancy/actor';
 import type { PrismaTemplateRepository, TemplateData } from '../../db/repositories/template.repository';
@@ -23,6 +23,11 @@ export interface TemplateDocument {
   readonly issuanceDate: string;
   readonly expirationDate: string;
   readonly credentialSubject: { attributeName: string; type: string; description: string }[];
+  /**
+   * Present only when the template names a suite other than Family B's default (issue 18, additive):
+   * a reference template's document, and so its anchored hash, is unchanged.
+   */
+  readonly proofSuite?: TemplateProofSuite;
   readonly __v: number;
 }
 
@@ -47,6 +52,17 @@ interface TemplateInput {
   issuer: string;
   attributes: ReturnType<typeof parseTemplateAttributes>;
   expiration: ReturnType<typeof parseTemplateExpiration>;
+  proofSuite: TemplateProofSuite | null;
+}
+
+/** What `proofSuite` may say: Family B's default suite by name (same as leaving it out) or bbs-2023. */
+const PROOF_SUITES: Readonly<Record<string, TemplateProofSuite | null>> = { EcdsaSecp256k1Signature2019: null, 'bbs-2023': 'bbs-2023' };
+
+function parseProofSuite(value: unknown, issues: FieldIssue[]): TemplateProofSuite | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string' && Object.hasOwn(PROOF_SUITES, value)) return PROOF_SUITES[value] ?? null;
+  issues.push({ field: 'proofSuite', message: `one of ${Object.keys(PROOF_SUITES).join(', ')}` });
+  return null;
 }
 
 function parseTemplateInput(body: unknown): TemplateInput {
@@ -70,8 +86,9 @@ function parseTemplateInput(body: unknown): TemplateInput {
     if (!(e instanceof AppError)) throw e;
     issues.push(...(e.details ?? [{ field: 'expiration', message: e.message }]));
   }
+  const proofSuite = parseProofSuite(body['proofSuite'], issues);
   if (issues.length > 0 || !expiration) throw invalidInput(summarizeIssues('invalid template', issues), issues);
-  return { templateName: templateName as string, description: description as string, issuer: issuer as string, attributes, expiration };
+  return { templateName: templateName as string, description: description as string, issuer: issuer as string, attributes, expiration, proofSuite };
 }
 
 export function templateDocument(t: TemplateRecord, issuerDid: string): TemplateDocument {
@@ -86,6 +103,8 @@ export function templateDocument(t: TemplateRecord, issuerDid: string): Template
     issuanceDate: t.issuanceDate.toISOString(),
     expirationDate: t.expirationDate.toISOString(),
     credentialSubject: t.attributes.map((a) => ({ attributeName: a.attributeName, type: a.type, description: a.description })),
+    // Inside the document, so the template hash anchored in the issuer's log covers the suite.
+    ...(t.proofSuite ? { proofSuite: t.proofSuite } : {}),
     __v: t.version,
   };
 }
@@ -102,6 +121,7 @@ export class TemplatesService {
   async create(actor: Actor, body: TemplateRequest): Promise<TemplateDocument> {
     const input = parseTemplateInput(body);
     const issuer = await this.issuerOf(actor, input.issuer);
+    this.checkSuiteKey(input, issuer);
     const now = this.clock.now();
     const data: TemplateData = { id: randomUUID(), templateId: randomUUID(), tenantId: actor.tenantId, ...this.content(input, issuer, now) };
     const doc = templateDocument({ ...data, version: 0, deletedAt: null }, issuer.did);
@@ -113,6 +133,7 @@ export class TemplatesService {
     const input = parseTemplateInput(body);
     if (!isUuid(templateId)) throw notFound('template');
     const issuer = await this.issuerOf(actor, input.issuer);
+    this.checkSuiteKey(input, issuer);
     const now = this.clock.now();
     const record = await this.templates.update(
       actor.tenantId,
@@ -165,6 +186,7 @@ export class TemplatesService {
       expiration: input.expiration,
       issuanceDate: now,
       expirationDate: addExpiration(now, input.expiration),
+      proofSuite: input.proofSuite,
     };
   }
 
@@ -185,5 +207,12 @@ export class TemplatesService {
       throw new AppError('INVALID_DID', 'issuer must be one of this tenant\u2019s DIDs (POST /dids)', [{ field: 'issuer', message: 'unknown DID' }]);
     }
     return record;
+  }
+
+  /** A bbs-2023 template's BBS key is derived from the issuer DID's sealed key: refused now, not at the first issuance. */
+  private checkSuiteKey(input: TemplateInput, issuer: DidRecord): void {
+    if (input.proofSuite === 'bbs-2023' && (issuer.keyAlgorithm !== 'secp256k1' || !issuer.managedKeyId)) {
+      throw invalidInput('a bbs-2023 template needs an issuer DID whose secp256k1 private key this tenant holds (its BBS key is derived from it)', [{ field: 'issuer', message: 'issuer key not held' }]);
+    }
   }
 }

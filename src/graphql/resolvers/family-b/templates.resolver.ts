@@ -18,6 +18,7 @@ function toRequestBody(input: VcTemplateInput): TemplateInput {
       ...(a.required != null ? { required: a.required } : {}),
     })),
     expiration: { value: input.expiration.value, unit: input.expiration.unit },
+    ...(input.proofSuite != null ? { proofSuite: input.proofSuite } : {}),
   };
 }
 
@@ -34,6 +35,7 @@ function toGraphql(d: TemplateDocument): VcTemplate {
     issuanceDate: d.issuanceDate,
     expirationDate: d.expirationDate,
     credentialSubject: d.credentialSubject.map((a) => ({ attributeName: a.attributeName, type: a.type, description: a.description })),
+    proofSuite: d.proofSuite ?? null,
     version: d.__v,
   };
 }

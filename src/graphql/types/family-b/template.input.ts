@@ -40,4 +40,7 @@ export class VcTemplateInput {
 
   @Field(() => TemplateExpirationInput)
   expiration!: TemplateExpirationInput;
+
+  @Field(() => String, { nullable: true, description: "The suite its credentials are signed with: EcdsaSecp256k1Signature2019 (Family B's, the default) or bbs-2023 (W3C Data Integrity BBS: the holder derives unlinkable presentations revealing chosen claims)." })
+  proofSuite?: string | null;
 }

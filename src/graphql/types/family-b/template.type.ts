@@ -44,6 +44,9 @@ export class VcTemplate {
   @Field(() => [TemplateAttribute], { description: 'The attribute definitions.' })
   credentialSubject!: TemplateAttribute[];
 
+  @Field(() => String, { nullable: true, description: 'bbs-2023 when its credentials are W3C Data Integrity BBS; null: Family B\'s EcdsaSecp256k1Signature2019 (REST: `proofSuite`, absent then).' })
+  proofSuite!: string | null;
+
   @Field(() => Int, { description: 'Record version (`__v` in REST).' })
   version!: number;
 }
