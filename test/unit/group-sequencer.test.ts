@@ -1,0 +1,101 @@
+import { GroupSequencer, type LaneBatch } from '../../src/ledger/group-sequencer';
+import type { Settled } from '../../src/ledger/sequencer';
+
+/**
+ * The tick rules of the cross-issuer group committer, on an in-memory commit that records its
+ * ticks (the database behaviour: test/integration/sequencer.test.ts and group-commit.test.ts).
+ * Windows are set far beyond the test timeout where something else must end the wait.
+ */
+const HOUR = 3_600_000;
+
+function recorder(fail: (item: number) => boolean = () => false) {
+  const ticks: { key: string; items: number[] }[][] = [];
+  let release: (() => void) | null = null;
+  let gate: Promise<void> | null = null;
+  const commit = async (lanes: readonly LaneBatch<number>[]): Promise<Settled<number>[][]> => {
+    ticks.push(lanes.map((l) => ({ key: l.key, items: [...l.items] })));
+    if (gate) await gate;
+    const bad = lanes.flatMap((l) => l.items).find(fail);
+    if (bad !== undefined) throw new Error(`tick with ${bad} failed`);
+    return lanes.map((l) => l.items.map((i) => (i < 0 ? { error: new Error(`bad ${i}`) } : { value: i * 10 })));
+  };
+  return {
+    ticks,
+    commit,
+    hold() {
+      gate = new Promise((r) => (release = r));
+    },
+    open() {
+      gate = null;
+      release?.();
+    },
+  };
+}
+
+const sortByKey = (tick: { key: string; items: number[] }[]) => [...tick].sort((a, b) => a.key.localeCompare(b.key));
+
+test('every key with work commits in the same tick; each caller gets its own result', async () => {
+  const r = recorder();
+  const s = new GroupSequencer(r.commit, { windowMs: HOUR, max: 6 });
+  const out = Promise.all([s.submit('a', 1), s.submit('b', 2), s.submit('c', 3), s.submit('a', 4), s.submit('b', 5), s.submit('c', 6)]);
+  await expect(out).resolves.toEqual([10, 20, 30, 40, 50, 60]);
+  expect(r.ticks).toHaveLength(1);
+  expect(sortByKey(r.ticks[0]!)).toEqual([
+    { key: 'a', items: [1, 4] },
+    { key: 'b', items: [2, 5] },
+    { key: 'c', items: [3, 6] },
+  ]);
+  expect(s.stats()).toMatchObject({ requests: 6, batches: 1, splits: 0 });
+});
+
+test("a key's flood does not starve another key: a tick takes its places round-robin, so the quiet key is in the very next tick", async () => {
+  const r = recorder();
+  const s = new GroupSequencer(r.commit, { windowMs: 0, max: 4 });
+  r.hold();
+  const first = s.submit('flood', 0);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(r.ticks).toHaveLength(1);
+  // While the first tick commits: 20 of the flood, then one quiet request.
+  const flood = Array.from({ length: 20 }, (_, i) => s.submit('flood', i + 1));
+  const quiet = s.submit('quiet', 99);
+  r.open();
+  await Promise.all([first, ...flood, quiet]);
+  const second = r.ticks[1]!;
+  expect(second.find((l) => l.key === 'quiet')).toEqual({ key: 'quiet', items: [99] });
+  expect(second.find((l) => l.key === 'flood')!.items).toEqual([1, 2, 3]);
+  // The flood is served in order, max per tick.
+  expect(r.ticks.slice(2).flatMap((t) => t.flatMap((l) => l.items))).toEqual(Array.from({ length: 17 }, (_, i) => i + 4));
+  expect(r.ticks.every((t) => t.reduce((n, l) => n + l.items.length, 0) <= 4)).toBe(true);
+});
+
+test('a failing tick is retried lane by lane, then member by member: only the guilty request fails', async () => {
+  const r = recorder((i) => i === 7);
+  const s = new GroupSequencer(r.commit, { windowMs: HOUR, max: 5 });
+  const out = await Promise.allSettled([s.submit('a', 5), s.submit('b', 7), s.submit('a', -1), s.submit('b', 8), s.submit('c', 9)]);
+  expect(out.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled', 'fulfilled']);
+  expect((out[1] as PromiseRejectedResult).reason.message).toBe('tick with 7 failed');
+  expect((out[2] as PromiseRejectedResult).reason.message).toBe('bad -1');
+  // The whole tick, then a and c alone (they commit), b alone (fails), then b's members one by one.
+  expect(r.ticks.map((t) => sortByKey(t).map((l) => `${l.key}:${l.items.join(',')}`).join(' '))).toEqual(['a:5,-1 b:7,8 c:9', 'a:5,-1', 'b:7,8', 'b:7', 'b:8', 'c:9']);
+  expect(s.stats()).toMatchObject({ requests: 5, splits: 1 });
+});
+
+test("a key's queue is bounded (503 + Retry-After beyond it); other keys still queue", async () => {
+  const r = recorder();
+  const s = new GroupSequencer(r.commit, { windowMs: HOUR, max: 100, maxQueued: 2 });
+  const queued = [s.submit('a', 1), s.submit('a', 2)];
+  await expect(s.submit('a', 3)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 1 });
+  const other = s.submit('b', 4);
+  await s.drain();
+  await expect(Promise.all([...queued, other])).resolves.toEqual([10, 20, 40]);
+});
+
+test('drain commits what is queued without waiting out the window, waits for the running tick, then refuses new requests', async () => {
+  const r = recorder();
+  const s = new GroupSequencer(r.commit, { windowMs: HOUR, max: 100 });
+  const queued = [s.submit('a', 1), s.submit('b', 2)];
+  await s.drain();
+  await expect(Promise.all(queued)).resolves.toEqual([10, 20]);
+  await expect(s.submit('a', 4)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  expect(r.ticks).toHaveLength(1);
+});
