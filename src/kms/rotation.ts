@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../db/database';
-import { sealedSubjectContext } from '../services/family-a/credentials.service';
+import { sealedSubjectContext } from '../domain/credentials/sealed-subject';
 import { type Keyring, kekIdOf } from './envelope';
 import { openManagedKey, sealManagedKey } from './key-custody';
 import { deriveCustodyKek, keyringFor } from './key-derivation';

@@ -21,6 +21,7 @@ import { holderKeyOf } from './holder-key';
 import { type IssueRequest, parseVcReference } from './issue-request';
 import type { IssuerDidService } from './issuer-did.service';
 import type { SchemasService } from './schemas.service';
+import { sealedSubjectContext } from '../../domain/credentials/sealed-subject';
 
 export interface HolderProof {
   readonly did: string;
@@ -40,7 +41,7 @@ export interface IssueResult {
   readonly cryptographPng?: Buffer;
 }
 
-export const sealedSubjectContext = (credentialId: string): string => `issued-credential|${credentialId}`;
+export { sealedSubjectContext };
 
 /** The QR image of a cryptograph when the caller asked for it (throws INVALID_INPUT when it cannot fit). */
 async function renderCryptographPng(cryptograph: string | undefined, options: IssueOptions): Promise<Buffer | undefined> {
