@@ -4,23 +4,10 @@ import { RATE_LIMIT_DEFAULTS } from '../config/limits';
 import type { Clock, IssuedCredentialRecord, IssuedCredentialRepository } from '../domain/ports';
 import type { Actor } from '../domain/tenancy/actor';
 import { RetryLaterError } from '../errors';
+import type { RateLimitStore, WindowHit } from '../domain/rate-limit.port';
 
-/** The count of one bucket after a hit, and when its window ends. */
-export interface WindowHit {
-  readonly hits: number;
-  readonly retryAfterSeconds: number;
-  /** The window the hit was counted in (epoch seconds of its start), for `release`. */
-  readonly windowStart: number;
-}
-
-/** Shared counters (PostgreSQL, src/db/repositories/rate-limit.repository.ts). */
-export interface RateLimitStore {
-  /** Counts `by` hits (default 1) in one atomic step and returns the new count. */
-  hit(key: string, windowSeconds: number, by?: number): Promise<WindowHit>;
-  /** Takes back one hit counted in the window starting at `windowStart` (a no-op once that window is over). */
-  release(key: string, windowStart: number): Promise<void>;
-  prune(olderThanSeconds: number): Promise<number>;
-}
+// The store's port is declared in the domain, so its PostgreSQL adapter does not import this service.
+export type { RateLimitStore, WindowHit };
 
 /** Bucket keys stay short whatever the caller sends as a credential id. */
 function bucketKey(prefix: string, id: string): string {

@@ -1,4 +1,4 @@
-import type { IdempotencyRecord, IdempotencyScope, IdempotencyStore, StoredResponse } from '../../services/idempotency.service';
+import type { IdempotencyRecord, IdempotencyScope, IdempotencyStore, StoredResponse } from '../../domain/idempotency.port';
 import type { PrismaClient } from '../database';
 
 interface Row {
