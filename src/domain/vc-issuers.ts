@@ -1,4 +1,15 @@
-import type { IssuerKeyType, IssuingSuite, SigningKeyType } from '../vc/ports';
+/** Data Integrity cryptosuites and legacy suite types, spelled as their specifications spell them. */
+export type DataIntegrityCryptosuite = 'eddsa-rdfc-2022' | 'eddsa-jcs-2022' | 'ecdsa-rdfc-2019';
+/** What an issuer instance may sign with: a DataIntegrityProof cryptosuite, Ed25519Signature2020, or a JWT. */
+export type IssuingSuite = DataIntegrityCryptosuite | 'Ed25519Signature2020' | 'vc+jwt' | 'bbs-2023';
+export const ISSUING_SUITES: readonly IssuingSuite[] = ['eddsa-rdfc-2022', 'eddsa-jcs-2022', 'ecdsa-rdfc-2019', 'Ed25519Signature2020', 'vc+jwt', 'bbs-2023'];
+
+export type SigningKeyType = 'Ed25519' | 'P-256' | 'P-384';
+/**
+ * What an issuer instance's key may be: a signing key, or a BLS12-381 G2 key for bbs-2023
+ * (src/formats/bbs-2023), whose signer signs message lists in a worker, not one byte string.
+ */
+export type IssuerKeyType = SigningKeyType | 'Bls12381G2';
 
 /** A VC-API issuer instance: a did:key whose key custody holds, and the suite it signs with. */
 export interface VcIssuerRecord {

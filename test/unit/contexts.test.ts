@@ -58,7 +58,7 @@ describe('pinned JSON-LD contexts', () => {
         CREDGATE_V1_CONTEXT_URL,
         DID_V1_URL,
         ED25519_2018_V1_URL,
-        // published packages (src/vc/contexts)
+        // published packages (src/domain/contexts/published-contexts.ts)
         'https://www.w3.org/ns/credentials/v2',
         'https://w3id.org/security/data-integrity/v1',
         'https://w3id.org/security/data-integrity/v2',
@@ -68,7 +68,7 @@ describe('pinned JSON-LD contexts', () => {
         'https://www.w3.org/2018/credentials/examples/v1',
         'https://www.w3.org/ns/odrl.jsonld',
         'https://www.w3.org/ns/credentials/undefined-terms/v2',
-        // committed with its source (src/vc/contexts/examples-v2.ts): no package ships it
+        // committed with its source (src/domain/contexts/examples-v2.ts): no package ships it
         'https://www.w3.org/ns/credentials/examples/v2',
       ].sort(),
     );

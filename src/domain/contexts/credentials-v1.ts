@@ -1,4 +1,4 @@
-import { CREDENTIALS_V1_URL, publishedContext } from '../../vc/contexts';
+import { CREDENTIALS_V1_URL, publishedContext } from './published-contexts';
 
 /** The shape callers rely on; the document itself is the package's. */
 export interface CredentialsV1ContextDocument {

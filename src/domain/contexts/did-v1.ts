@@ -1,4 +1,4 @@
-import { DID_V1_URL, publishedContext } from '../../vc/contexts';
+import { DID_V1_URL, publishedContext } from './published-contexts';
 
 /**
  * Pinned JSON-LD context `https://www.w3.org/ns/did/v1`, read from the published package

@@ -1,7 +1,7 @@
 import { AppError } from '../../errors';
 import { CREDGATE_V1_CONTEXT, CREDGATE_V1_CONTEXT_URL } from './credgate-v1';
 import { ED25519_2018_V1_CONTEXT } from './ed25519-2018-v1';
-import { PUBLISHED_CONTEXTS } from '../../vc/contexts';
+import { PUBLISHED_CONTEXTS } from './published-contexts';
 
 /** What a jsonld document loader resolves to (structurally the `jsonld` package's RemoteDocument). */
 export interface RemoteDocument {
@@ -27,7 +27,7 @@ function deepFreeze<T>(value: T): T {
 
 /**
  * Every context the service knows, keyed by the exact URL a document names it by: the published
- * W3C/CCG contexts read from their npm packages (src/vc/contexts: credentials v1/v2, data integrity
+ * W3C/CCG contexts read from their npm packages (published-contexts.ts: credentials v1/v2, data integrity
  * v1/v2, ed25519-2020, multikey, DID v1, bitstring status list), the Ed25519Signature2018 suite
  * context and Credgate's own. The documents are frozen at load time so no code path can change, at
  * run time, what a pinned URL means. The canonicalisation workers (src/canon) receive this map.

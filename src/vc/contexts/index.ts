@@ -1,3 +1,5 @@
+// The published contexts are read by the domain's document loader (src/domain/contexts), which the W3C
+// stack shares; this module keeps the names src/vc and its tests import.
 export {
   BITSTRING_STATUS_LIST_V1_URL,
   CREDENTIALS_V1_URL,
@@ -12,5 +14,5 @@ export {
   PUBLISHED_CONTEXT_SOURCES,
   packageRoot,
   publishedContext,
-} from './published-contexts';
-export { CREDENTIALS_EXAMPLES_V2_CONTEXT, CREDENTIALS_EXAMPLES_V2_URL } from './examples-v2';
+} from '../../domain/contexts/published-contexts';
+export { CREDENTIALS_EXAMPLES_V2_CONTEXT, CREDENTIALS_EXAMPLES_V2_URL } from '../../domain/contexts/examples-v2';

@@ -4,7 +4,7 @@ import { checkCredentialShape } from '../../../src/vc/model';
 import { vectorJson } from '../../support/vc/vectors';
 
 /**
- * The VCDM 2.0 examples context is pinned from committed bytes (src/vc/contexts/examples-v2.ts):
+ * The VCDM 2.0 examples context is pinned from committed bytes (src/domain/contexts/examples-v2.ts):
  * they must equal the published document the vc-di-eddsa vectors were signed under, and the
  * loader must refuse to have it replaced.
  */
