@@ -55,6 +55,7 @@ import { formats as formatRegistry } from './formats/registry';
 import { oid4vpWalletRoutes } from './rest/oid4vp/wallet.routes';
 import { type Oid4vciIssuerServices, createOid4vciIssuer, credentialSources, loginHintAuthenticator, noUserAuthentication, DEFAULT_OID4VCI_SETTINGS, oid4vciFormatsFrom, oid4vciIssuerActor } from './oid4vc/issuer';
 import { PrismaOid4vciRepository } from './db/repositories/oid4vci.repository';
+import { PrismaOid4vpRequestRepository } from './db/repositories/oid4vp-request.repository';
 import { oid4vciWalletRoutes } from './rest/oid4vci/wallet.routes';
 import { oid4vciOfferRoutes } from './rest/oid4vci/offers.routes';
 import { walletConsoleApiRoutes, walletConsolePageRoutes } from './rest/wallet-console/console.routes';
@@ -261,7 +262,7 @@ export async function createCore(
     // OID4VP verifier: request objects signed with the tenant's 'oid4vp-request' key (x5c), issuer
     // chains checked against the deployment's anchors, DIDs through the same resolver as the VC-API.
     const oid4vp = createOid4vpVerifier({
-      prisma: db.prisma,
+      requests: new PrismaOid4vpRequestRepository(db.prisma),
       box: new EnvelopeSecretBox(keyring),
       clock: options.clock ?? systemClock,
       publicUrl: config.publicUrl,

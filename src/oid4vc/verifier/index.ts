@@ -1,5 +1,3 @@
-import type { PrismaClient } from '../../db/database';
-import { PrismaOid4vpRequestRepository } from '../../db/repositories/oid4vp-request.repository';
 import type { Clock, SecretBox } from '../../domain/ports';
 import { formats as defaultFormats, type FormatRegistry } from '../../formats/registry';
 import { type OwnTokenStatusLists, type StatusListTokenSource, createTokenStatusChecker } from '../../formats/token-status-list';
@@ -7,6 +5,7 @@ import type { Logger } from '../../logging/logger';
 import { type Der, didTrust, eitherTrust, x5cTrust } from '../../x509';
 import type { DidResolver } from '../../vc/ports';
 import type { PresentationFormats, RequestSignerOf } from './ports';
+import type { RequestRepository } from './request-record';
 import { Oid4vpVerifierService } from './verifier.service';
 import { DEFAULT_WEBHOOK_POLICY, HttpWebhookSender } from './webhook';
 import type { VerificationLimits } from '../../vc/net/request-budget';
@@ -17,7 +16,8 @@ export type { PresentationResult, PresentedCredential, CredentialCheck } from '.
 export { WalletError, isWalletError } from './wallet-error';
 
 export interface VerifierWiring {
-  readonly prisma: PrismaClient;
+  /** Where requests and their results are kept (src/db/repositories/oid4vp-request.repository.ts), injected like the issuer's store. */
+  readonly requests: RequestRepository;
   readonly box: SecretBox;
   readonly clock: Clock;
   readonly publicUrl: string;
@@ -42,7 +42,7 @@ export interface VerifierWiring {
 
 /** Builds the verifier with the deployment's formats, trust and persistence (called by src/app.ts). */
 export function createOid4vpVerifier(w: VerifierWiring): { service: Oid4vpVerifierService; drain: () => Promise<void> } {
-  const repo = new PrismaOid4vpRequestRepository(w.prisma);
+  const repo = w.requests;
   // Certificates are judged at the verification's time, the same instant as the credential.
   const trustAt = (now: Date) => eitherTrust(x5cTrust(w.anchors, { now: () => now }), didTrust(w.resolver));
   const statusAt = (now: Date) =>
