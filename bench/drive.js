@@ -94,4 +94,63 @@ async function startVeramo() {
   return { pid: runner.pid, versions: runner.ready.versions, run: (op, options) => runner.run({ op, ...options }), stop: runner.stop };
 }
 
-module.exports = { driveService, forkRunner, startVeramo };
+/**
+ * The Veramo service anchor (bench/veramo-service.js) as a process of its own on `databaseUrl`
+ * (a database the caller created), listening on `port`. Resolves once it listens and one issue and
+ * one verify went through; `requests` are the bodies autocannon sends (the shape driveService takes,
+ * with `pid` and `baseUrl` read from /proc and used like the Credgate server's).
+ */
+async function startVeramoService({ databaseUrl, port }) {
+  const { spawn } = require('node:child_process');
+  const crypto = require('node:crypto');
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', VERAMO_DATABASE_URL: databaseUrl, VERAMO_SECRET_KEY: crypto.randomBytes(32).toString('hex'), PORT: String(port) };
+  const child = spawn(process.execPath, [path.join(__dirname, 'veramo-service.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const ready = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`Veramo service not ready within 60 s: ${stderr}`)), 60_000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Veramo service exited during start-up (${code}): ${stderr}`));
+    });
+  });
+  const baseUrl = ready.url;
+  const post = async (p, body, expected) => {
+    const res = await fetch(baseUrl + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = await res.json();
+    if (res.status !== expected) throw new Error(`Veramo service ${p} answered ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
+    return json;
+  };
+  // The same three attributes as the Credgate Family B template and bench/veramo-runner.js.
+  const subject = { name: 'Grace Hopper', birthDate: '1990-12-09', employeeNo: 7 };
+  const { credential } = await post('/issue', { credentialSubject: subject }, 201);
+  await post('/verify', { credential }, 200);
+  return {
+    pid: child.pid,
+    baseUrl,
+    versions: ready.versions,
+    requests: {
+      issue: { method: 'POST', path: '/issue', body: JSON.stringify({ credentialSubject: subject }) },
+      verify: { method: 'POST', path: '/verify', body: JSON.stringify({ credential }) },
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      const r = await exited;
+      clearTimeout(timer);
+      return r;
+    },
+  };
+}
+
+module.exports = { driveService, forkRunner, startVeramo, startVeramoService };

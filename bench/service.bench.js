@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Service benchmark (issue 9): Credgate over HTTP against Veramo 7 in-process, in the same run.
+ * Service benchmark (issues 9 and 19): Credgate over HTTP against Veramo 7 in-process and against
+ * Veramo 7 as a service, in the same run.
  *
  *   npm run bench                               # build, then the whole run (~10 min on 2 cores)
  *   node bench/service.bench.js [--quick] [--json] [--duration=4] [--rounds=2] [--only=...] [--profile]
@@ -11,7 +12,10 @@
  * (Family A issue/verify, Family B issue/verify, VP create/verify) and transport (REST, GraphQL),
  * each round runs, interleaved so machine noise hits both sides alike: Credgate at 16 connections,
  * Veramo at 16 calls in flight, Credgate at half its peak (autocannon overallRate), Veramo at half
- * its peak. CPU per operation and peak RSS come from /proc of the server and of the Veramo child.
+ * its peak; for issue and verify then the Veramo service (bench/veramo-service.js: a Veramo agent
+ * over HTTP with @veramo/data-store on its own database of the same PostgreSQL) with the same
+ * autocannon settings, at 16 connections and at half its peak. CPU per operation and peak RSS come
+ * from /proc of the server, of the Veramo child and of the Veramo service.
  * Then the scaling runs: Family B issue and verify on issuer logs pre-filled to 10^3, 10^5 and 10^6
  * leaves (bench/prefill.js), and issue with 1, 10 and 100 issuers (one tenant each) at once.
  *
@@ -35,7 +39,7 @@ const { Client } = require('pg');
 const { ROOT, args } = require('./args');
 const { createDatabase, dropDatabase, freePort, serviceEnv, startServer } = require('./service-process');
 const { createTenantKeys, sdkFor, keyedDid, setupMain, setupScalingIssuer, verifyRequestFor } = require('./setup');
-const { driveService, startVeramo } = require('./drive');
+const { driveService, startVeramo, startVeramoService } = require('./drive');
 const { prefillLog } = require('./prefill');
 const { summariseProfile } = require('./cpu-profile');
 const { median, ratio, judgeTargets } = require('./stats');
@@ -95,7 +99,9 @@ async function main() {
   const env = serviceEnv({ databaseUrl: db.url, port, masterKey });
   let server;
   let veramo;
-  const out = { meta: {}, matrix: {}, veramo: {}, prefill: [], issuers: [], profiles: [], targets: [] };
+  let veramoService;
+  let veramoDb;
+  const out = { meta: {}, matrix: {}, veramo: {}, veramoService: {}, prefill: [], issuers: [], profiles: [], targets: [] };
   try {
     log(`bench: database ${db.name}, port ${port}, ${DURATION_MS / 1000} s runs, ${ROUNDS} round(s)`);
     const issuerTenants = Array.from({ length: Math.max(...ISSUER_COUNTS) }, (_, i) => `bench-issuer-${i}`);
@@ -116,10 +122,17 @@ async function main() {
 
     veramo = await startVeramo();
     out.meta = meta(veramo.versions);
+    if (runs('matrix') && matrixOps.some((op) => ['issue', 'verify'].includes(VERAMO_OP[op]))) {
+      veramoDb = await createDatabase();
+      veramoService = await startVeramoService({ databaseUrl: veramoDb.url, port: await freePort() });
+      out.meta.veramoService = `Veramo ${veramoService.versions.veramo} agent, @veramo/data-store on PostgreSQL, Express ${veramoService.versions.express} (bench/veramo-service.js)`;
+    }
 
-    if (runs('matrix')) await runMatrix(server, mainKey, main.requests, veramo, out);
+    if (runs('matrix')) await runMatrix(server, mainKey, main.requests, veramo, veramoService, out);
     veramo.stop();
     veramo = undefined;
+    await veramoService?.stop();
+    veramoService = undefined;
     if (scaling.length > 0) await runPrefill(server, mainKey, main, scaling, out);
     if (issuerSets.length > 0) await runIssuers(server, mainKey, main, issuerSets, out);
     if (runs('profile')) {
@@ -131,12 +144,17 @@ async function main() {
     out.targets = judgeTargets({
       cells: Object.fromEntries(Object.entries(out.matrix).map(([k, v]) => [k, v.credgate])),
       veramo: out.veramo,
+      veramoService: out.veramoService,
       prefill: Object.fromEntries(out.prefill.map((p) => [p.size, p.issue.throughput])),
+      issuers: Object.fromEntries(out.issuers.map((r) => [r.issuers, r.throughput])),
     });
     out.meta.wallSeconds = Math.round((Date.now() - started) / 1000);
+    out.meta.loadavgAfter = os.loadavg().map((l) => l.toFixed(2)).join(' ');
     report(out);
   } finally {
     veramo?.stop();
+    await veramoService?.stop();
+    if (veramoDb) await dropDatabase(veramoDb.name).catch((e) => log(`bench: could not drop ${veramoDb.name}: ${e.message}`));
     if (server) {
       const r = await server.stop();
       if (r.code !== 0 && r.code !== null) log(`bench: service exited with ${r.code}: ${server.stderr()}`);
@@ -173,11 +191,15 @@ async function preflight(server, req, apiKey, label) {
   await driveService(server, req, apiKey, { connections: CONNECTIONS, durationMs: Math.min(DURATION_MS, 1000), graphql: req.path === '/graphql' });
 }
 
-async function runMatrix(server, apiKey, requests, veramo, out) {
+async function runMatrix(server, apiKey, requests, veramo, veramoService, out) {
   const cells = {};
   const vcells = {};
+  const scells = {};
   for (const op of matrixOps) for (const t of TRANSPORTS) await preflight(server, requests[op][t], apiKey, `${op}/${t}`);
-  for (const v of new Set(matrixOps.map((op) => VERAMO_OP[op]))) await veramo.run(v, { concurrency: CONNECTIONS, durationMs: 1000 });
+  for (const v of new Set(matrixOps.map((op) => VERAMO_OP[op]))) {
+    await veramo.run(v, { concurrency: CONNECTIONS, durationMs: 1000 });
+    if (veramoService?.requests[v]) await driveService(veramoService, veramoService.requests[v], '', { connections: CONNECTIONS, durationMs: 1000 });
+  }
   for (let round = 0; round < ROUNDS; round++) {
     // Alternate the transport order between rounds, so neither always runs first.
     const transports = round % 2 === 0 ? TRANSPORTS : [...TRANSPORTS].reverse();
@@ -194,11 +216,22 @@ async function runMatrix(server, apiKey, requests, veramo, out) {
         const vh = await veramo.run(vop, { rate: vRate, durationMs: DURATION_MS });
         (cells[`${op}/${t}`] ??= []).push({ peak: a, half: { ...ah, rate: aRate } });
         (vcells[vop] ??= []).push({ peak: v, half: { ...vh, rate: vRate } });
-        log(`round ${round + 1} ${op}/${t}: ${fmt(a.throughput)}/s (Veramo ${vop} ${fmt(v.throughput)}/s), p50 ${fmt(a.p50, 1)} ms, p99 ${fmt(a.p99, 1)} ms; at ${aRate}/s p99 ${fmt(ah.p99, 1)} ms; failures ${a.failures + ah.failures}`);
+        let service = '';
+        const sreq = veramoService?.requests[vop];
+        if (sreq) {
+          // The Veramo service, right after: same autocannon settings (connections, duration; then half its own peak).
+          const s = await driveService(veramoService, sreq, '', { connections: CONNECTIONS, durationMs: DURATION_MS });
+          const sRate = Math.max(1, Math.round(s.throughput / 2));
+          const sh = await driveService(veramoService, sreq, '', { connections: CONNECTIONS, durationMs: DURATION_MS, overallRate: sRate });
+          (scells[vop] ??= []).push({ peak: s, half: { ...sh, rate: sRate } });
+          service = `, Veramo service ${fmt(s.throughput)}/s (failures ${s.failures + sh.failures})`;
+        }
+        log(`round ${round + 1} ${op}/${t}: ${fmt(a.throughput)}/s (Veramo ${vop} ${fmt(v.throughput)}/s${service}), p50 ${fmt(a.p50, 1)} ms, p99 ${fmt(a.p99, 1)} ms; at ${aRate}/s p99 ${fmt(ah.p99, 1)} ms; failures ${a.failures + ah.failures}`);
       }
     }
   }
   for (const [vop, list] of Object.entries(vcells)) out.veramo[vop] = aggregate(list);
+  for (const [vop, list] of Object.entries(scells)) out.veramoService[vop] = aggregate(list);
   for (const [key, list] of Object.entries(cells)) {
     const op = key.split('/')[0];
     const credgate = aggregate(list);
@@ -386,6 +419,24 @@ function render(out) {
     p('| issuers at once | connections | issue /s | p50 / p99 ms | CPU ms/op | failures |');
     p('|---:|---:|---:|---|---:|---:|');
     for (const r of out.issuers) p(`| ${r.issuers} | ${r.connections} | ${fmt(r.throughput)} | ${fmt(r.p50, 1)} / ${fmt(r.p99, 1)} | ${fmt(r.cpuMsPerOp, 2)} | ${r.failures} |`);
+    p();
+  }
+  const against = ['fbIssue', 'faIssue', 'fbVerify', 'faVerify'].map((op) => out.matrix[`${op}/REST`]).filter(Boolean);
+  if (against.length > 0) {
+    const service = out.veramoService ?? {};
+    p('Against Veramo, REST (ratios: Credgate ÷ Veramo throughput; the same connections and duration on each side):');
+    p();
+    p('| operation | Credgate /s | Veramo in-process /s | ratio | Veramo service /s | ratio | CPU ms/op: Credgate / in-process / service | p99 ms at half peak: Credgate / service |');
+    p('|---|---:|---:|---:|---:|---:|---|---|');
+    for (const cell of against) {
+      const c = cell.credgate;
+      const v = out.veramo[cell.veramoOp] ?? {};
+      const s = service[cell.veramoOp] ?? {};
+      p(
+        `| ${cell.op} | ${fmt(c.throughput)} | ${fmt(v.throughput)} | ${fmtRatio(ratio(c.throughput, v.throughput))} | ${fmt(s.throughput)} | ${fmtRatio(ratio(c.throughput, s.throughput))} | ` +
+          `${fmt(c.cpuMsPerOp, 2)} / ${fmt(v.cpuMsPerOp, 2)} / ${fmt(s.cpuMsPerOp, 2)} | ${fmt(c.half.p99, 1)} / ${fmt(s.half?.p99, 1)} |`,
+      );
+    }
     p();
   }
   if (out.targets.length > 0) {
