@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import type { ContainerType } from 'type-graphql';
 import type { Config } from './config';
 import { type Database, openDatabase } from './db/database';
+import { type ReadReplica, type ReadRouter, openReadReplica } from './db/read-replica';
 import { type CacheOptions, type InvalidationBus, LocalInvalidationBus, PgInvalidationBus, cachedSchemas } from './cache';
 import { DEFAULT_API_KEY_CACHE_TTL_MS, cachedApiKeys } from './cache/api-key-cache';
 import { DEFAULT_CACHE_ENTRIES } from './config/config';
@@ -117,6 +118,8 @@ export interface CredgateApp {
   batchStats(): ReturnType<PrismaCredentialRepository['stats']>;
   /** How the record caches hear of other instances' changes (tests wait on its barrier). */
   readonly cacheBus: InvalidationBus;
+  /** Where read-only operations read (CREDGATE_READ_DATABASE_URL); undefined without a replica. */
+  readonly readRouter: ReadRouter | undefined;
   /** Commits queued batches and waits for those in flight, then closes everything (the database last). */
   close(): Promise<void>;
 }
@@ -154,14 +157,29 @@ export async function createCore(
   anchoring: CoreAnchoring;
   oid4vp: ReturnType<typeof createOid4vpVerifier>;
   oid4vci: Oid4vciIssuerServices;
+  readRouter: ReadRouter | undefined;
 }> {
   const { config, logger } = options;
   const opened = await openDatabase(config.database, config.dbTimeouts);
-  const bus = await invalidationBus(config, logger);
+  let replica: ReadReplica | undefined;
+  let bus: InvalidationBus | undefined;
+  try {
+    // The replica's clients are the primary's everywhere but inside read-only operations
+    // (src/services/read-operations.ts), so every repository is built on them unchanged.
+    replica = config.readReplica ? await openReadReplica(config.readReplica, config.dbTimeouts, opened, logger) : undefined;
+    bus = await invalidationBus(config, logger);
+  } catch (e) {
+    await replica?.close();
+    await opened.close();
+    throw e;
+  }
+  const startedBus = bus;
   const db: Database = {
     ...opened,
+    ...(replica ? { prisma: replica.prisma, sql: replica.sql } : {}),
     close: async () => {
-      await bus.close();
+      await startedBus.close();
+      await replica?.close();
       await opened.close();
     },
   };
@@ -176,8 +194,9 @@ export async function createCore(
     // kept sealed in the database once the master key has been rotated (src/kms/ledger-seed.ts).
     const seed = await ledgerSeed(db.prisma, keyring, [masterKey, ...(config.masterKeyPrevious ? [config.masterKeyPrevious] : [])]);
     // Each stored head is sent to the configured witnesses in the background (src/witness).
-    const { ledger, cosigner } = withWitnesses(db.prisma, config.witness, { clock: options.clock ?? systemClock, logger }, (onSigned) =>
-      createLedger(db.prisma, {
+    // The log reads and repairs its heads on the primary only (a repair must not start from a replica's past).
+    const { ledger, cosigner } = withWitnesses(opened.prisma, config.witness, { clock: options.clock ?? systemClock, logger }, (onSigned) =>
+      createLedger(opened.prisma, {
         seed,
         origin: `${new URL(config.publicUrl).host}/ledger`,
         clock: options.clock ?? systemClock,
@@ -258,6 +277,7 @@ export async function createCore(
       tokenKeys: tokenKeysFor(masterKey, config.masterKeyPrevious),
       oid4vcKeys,
       tokenStatusRepo: new PrismaTokenStatusRepository(db.prisma),
+      readRouter: replica?.router,
     });
     // OID4VP verifier: request objects signed with the tenant's 'oid4vp-request' key (x5c), issuer
     // chains checked against the deployment's anchors, DIDs through the same resolver as the VC-API.
@@ -318,7 +338,7 @@ export async function createCore(
     });
     // Family B's DELETE /credentials/{id} (and GraphQL revokeTemplateCredential) reach each credential a wallet received.
     services.issuedElsewhere.add(oid4vci.issuedCredentials);
-    return { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus: bus, anchoring, oid4vp, oid4vci };
+    return { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus: startedBus, anchoring, oid4vp, oid4vci, readRouter: replica?.router };
   } catch (e) {
     await db.close();
     throw e;
@@ -328,7 +348,7 @@ export async function createCore(
 /** The composition root: wires every layer. It does not listen; main.ts and tests do. */
 export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const { config, logger } = options;
-  const { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus, anchoring, oid4vp, oid4vci } = await createCore(options);
+  const { db, services, custody, ledger, faces, cosigner, credentialRepo, cacheBus, anchoring, oid4vp, oid4vci, readRouter } = await createCore(options);
   // The operator page's reads (/wallets), over the issuer and verifier services.
   const walletConsole = new WalletConsoleService(oid4vci, oid4vp.service);
   // Heads for logs left beyond their signed head (a crash between a commit and its head): in the
@@ -377,6 +397,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     idempotency: services.idempotency,
     playground: config.graphqlUi.playground,
     introspection: config.graphqlUi.introspection,
+    readRouter,
   });
 
   const http = express();
@@ -391,7 +412,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   http.use(methodNotAllowed(routes, familyOfPath(services.vcApi.base)));
   http.use(indexRoutes(routes));
   http.use(openapiRoutes({ docs: config.apiDocs, vcApiBase: services.vcApi.base }));
-  http.use(healthRoutes(services.health));
+  http.use(healthRoutes(services.health, readRouter));
   // Before /graphql and the REST router: the token endpoint takes form bodies and no API key.
   if (services.oauth && services.accessTokens) http.use(oauthRoutes(services.oauth, services.accessTokens, services.rateLimits, config.publicUrl));
   // Wallet-facing OID4VP endpoints: form bodies, no API key, OAuth-style errors (like the token endpoint).
@@ -401,7 +422,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   // The operator page (docs/WALLETS.md): keyless like GraphiQL; its API calls carry the key.
   http.use(walletConsolePageRoutes());
   http.use(graphql.router);
-  http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads, oid4vp: oid4vp.service }, [oid4vciOfferRoutes(services.auth, oid4vci.offers, oid4vci.issuedCredentials), walletConsoleApiRoutes(services.auth, walletConsole)]));
+  http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads, oid4vp: oid4vp.service, readRouter }, [oid4vciOfferRoutes(services.auth, oid4vci.offers, oid4vci.issuedCredentials), walletConsoleApiRoutes(services.auth, walletConsole)]));
   http.use(notFoundHandler());
   http.use(errorHandler());
 
@@ -423,6 +444,7 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
     cosigner,
     batchStats: () => credentialRepo.stats(),
     cacheBus,
+    readRouter,
     async close() {
       await graphql.stop();
       // Every request already answered was committed; these are the ones still waiting for theirs.

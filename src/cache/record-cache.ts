@@ -1,12 +1,15 @@
 import type { InvalidationBus } from './invalidation';
 import { LruCache } from './lru';
+import { onPrimary } from '../db/read-replica/scope';
 
 /**
  * A bounded read-through cache of one kind of record, dropped key by key on invalidation notices
  * of its topic. A load that raced with an invalidation is not stored: `generation` counts the
  * invalidations, and a value is kept only when none arrived while it was being read (else it may
  * predate the change the notice announced). Absent records (null) are never cached. Entries are
- * shared by every caller, so they are frozen.
+ * shared by every caller, so they are frozen. A load reads from the primary even inside a
+ * read-only operation that may use the read replica: a value a lagging replica returned after an
+ * invalidation would be kept past the change the notice announced.
  */
 export class RecordCache<V> {
   private readonly lru: LruCache<string, V>;
@@ -29,7 +32,7 @@ export class RecordCache<V> {
     const hit = this.lru.get(key);
     if (hit !== undefined) return hit;
     const generation = this.generation;
-    const value = await load();
+    const value = await onPrimary(load);
     if (value !== null && this.bus.live && generation === this.generation) this.lru.set(key, Object.freeze(value));
     return value;
   }

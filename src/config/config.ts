@@ -11,6 +11,7 @@ import { type TrustProxy, parseTrustProxy } from './trust-proxy';
 import { type HederaSettings, parseHederaConfig } from './hedera';
 import { type Oid4vcKeysConfig, parseOid4vcKeys } from './oid4vc-keys';
 import { type Oid4vciSettings, parseOid4vciSettings } from './oid4vci';
+import { type ReadReplicaConfig, parseReadReplica } from './read-replica';
 
 export { ConfigError } from './settings';
 
@@ -20,6 +21,7 @@ export type { WitnessConfig, WitnessEndpoint } from './witnesses';
 export type { DidResolutionConfig } from './did-resolution';
 export type { TrustProxy } from './trust-proxy';
 export type { Oid4vcKeysConfig } from './oid4vc-keys';
+export type { ReadReplicaConfig } from './read-replica';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -60,6 +62,8 @@ export interface Config {
   readonly host: string;
   readonly publicUrl: string;
   readonly database: DatabaseConfig;
+  /** CREDGATE_READ_DATABASE_URL and its lag bounds: a streaming replica for read-only operations; absent: the primary only. */
+  readonly readReplica?: ReadReplicaConfig | undefined;
   readonly dataDir: string;
   /** 32 raw bytes, or undefined when the embedded default should generate/load one from dataDir. */
   readonly masterKey: Buffer | undefined;
@@ -301,6 +305,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     host,
     publicUrl,
     database,
+    readReplica: parseReadReplica(env, database.kind),
     dataDir,
     masterKey,
     ...(masterKeyPrevious ? { masterKeyPrevious } : {}),

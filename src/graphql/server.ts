@@ -22,6 +22,8 @@ import { type GraphqlLimits, limitsPlugin } from './limits/limits-plugin';
 import { graphiqlRoutes } from './graphiql/routes';
 import { inputGuardPlugin } from './input-guard';
 import { credentialOf } from '../rest/middleware/credential';
+import { readConsistency } from '../rest/middleware/read-consistency';
+import type { ReadRouter } from '../db/read-replica';
 
 export interface GraphqlEndpoint {
   readonly router: Router;
@@ -45,6 +47,8 @@ export async function createGraphqlEndpoint(deps: {
   playground: boolean;
   /** Off: introspection queries (`__schema`, `__type`) are refused as invalid. */
   introspection: boolean;
+  /** The read replica's router (CREDGATE_READ_DATABASE_URL): the Credgate-LSN header in and out, as on REST. */
+  readRouter?: ReadRouter | undefined;
 }): Promise<GraphqlEndpoint> {
   const server = new ApolloServer<GraphQLContext>({
     schema: deps.schema,
@@ -77,6 +81,8 @@ export async function createGraphqlEndpoint(deps: {
     jsonParser(deps.bodyLimitBytes, deps.jsonMaxDepth),
     // Before the idempotency claim and Apollo: Apollo checks Accept only after running the operation.
     acceptGuard,
+    // One document may hold a write and a verification: every successful POST carries a position.
+    readConsistency(deps.readRouter, { singleOperation: false }),
     graphqlIdempotency(deps.auth, deps.idempotency, deps.limits.maxTokens),
     expressMiddleware(server, {
       context: async ({ req, res }): Promise<GraphQLContext> => {

@@ -20,6 +20,8 @@ import { sendAppError } from './middleware/error-handler';
 import { type ByteBudget, uploadGuard } from './middleware/upload-guard';
 import { rateLimits } from './middleware/rate-limit';
 import { idempotentIssuing } from './middleware/idempotency';
+import { readConsistency } from './middleware/read-consistency';
+import type { ReadRouter } from '../db/read-replica';
 import { vcApiRoutes } from './vc-api/vc-api.routes';
 import { oid4vpVerifierRoutes } from './oid4vp/verifier.routes';
 import type { Oid4vpVerifierService } from '../oid4vc/verifier';
@@ -66,6 +68,8 @@ export interface RestOptions {
   readonly uploadIdleTimeoutMs: number;
   /** The OID4VP verifier's relying-party routes (absent in routers built without one). */
   readonly oid4vp?: Oid4vpVerifierService;
+  /** The read replica's router (CREDGATE_READ_DATABASE_URL): Credgate-LSN in and out. */
+  readonly readRouter?: ReadRouter | undefined;
 }
 
 /** Every documented REST path; Family A paths are served bare and under /api. */
@@ -79,6 +83,9 @@ export function restRouter(services: Services, options: RestOptions, extra: read
   r.use(uploadGuard({ budget: options.uploadBudget, maxRequestBytes: options.maxUploadBytes, idleTimeoutMs: options.uploadIdleTimeoutMs, respond: sendAppError }));
   r.use(jsonBody(options.bodyLimitBytes, options.jsonMaxDepth));
   r.use(rateLimits(services));
+  // After the body parsers (the request's read position must reach the route's async context);
+  // before the idempotency claim, so a replayed write answer carries a position too.
+  r.use(readConsistency(options.readRouter, { singleOperation: true }));
   // Last before the routes: a replay still counts against the rate limits and write slots.
   r.use(idempotentIssuing(services));
 

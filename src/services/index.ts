@@ -54,6 +54,8 @@ import type { Oid4vcKeysService } from './oid4vc-keys.service';
 import { TokenStatusListService } from './token-status-list.service';
 import { IssuedElsewhere } from './issued-elsewhere';
 import type { PrismaTokenStatusRepository } from '../db/repositories/token-status.repository';
+import type { ReadRouter } from '../db/read-replica';
+import { readOperations } from './read-operations';
 
 export interface Services {
   readonly auth: AuthService;
@@ -140,6 +142,8 @@ export interface ServiceDeps {
   /** Built by the composition root: it needs the keyring to seal new keys in the key row's own transaction. */
   readonly oid4vcKeys: Oid4vcKeysService;
   readonly tokenStatusRepo: PrismaTokenStatusRepository;
+  /** CREDGATE_READ_DATABASE_URL: where read-only operations read (src/db/read-replica); absent: the primary. */
+  readonly readRouter?: ReadRouter | undefined;
 }
 
 const isRecord = (c: unknown): c is Record<string, unknown> => c !== null && typeof c === 'object' && !Array.isArray(c);
@@ -171,6 +175,23 @@ export function createServices(d: ServiceDeps): Services {
   const accessTokens = d.tokenKeys
     ? new AccessTokens(d.tokenKeys, d.config.publicUrl, d.config.publicUrl, (d.config.oauth ?? DEFAULT_OAUTH).tokenTtlSeconds, d.clock)
     : undefined;
+  // Read-only operations as the transports call them (their reads may come from the read replica):
+  // verification and status lists fenced (never older than the request: a revocation acknowledged
+  // before it is always seen), documents the client only reads at its own last write at least.
+  const r = d.readRouter;
+  const vcApi = createVcApiServices({
+    issuerRepo: d.vcApi.issuers,
+    statusRepo: d.vcApi.status,
+    custody: d.custody,
+    clock: d.clock,
+    publicUrl: d.config.publicUrl,
+    base: d.vcApi.base,
+    resolver: d.vcApi.resolver(dids),
+    remoteStatus: d.vcApi.remoteStatus,
+    ...(d.vcApi.relatedResources ? { relatedResources: d.vcApi.relatedResources } : {}),
+    ...(d.config.verification ? { verificationLimits: d.config.verification } : {}),
+    revocations: tokenStatus,
+  });
   const auth = new AuthService(d.tenants, d.apiKeys, d.clock, d.config.adminApiKey, d.dids, accessTokens);
   // Per-credential budgets sit where a credential id meets a verifier: the Family A verifier's
   // lookup of the sealed record, Family B credential verification and presentation verification.
@@ -180,19 +201,20 @@ export function createServices(d: ServiceDeps): Services {
     oauth: accessTokens ? new OAuthService(auth, accessTokens, rateLimits) : undefined,
     accessTokens,
     keys: new KeysService(d.custody),
-    dids,
+    dids: readOperations(dids, ['getDidDocument', 'resolveDocument', 'resolve'], r, 'session'),
     users: new UsersService(dids),
     health: new HealthService(d.sql, d.config.dbTimeouts.connectTimeoutMs),
     issuerDids,
-    schemas,
+    schemas: readOperations(schemas, ['list', 'get', 'publicBody'], r, 'session'),
     credentials,
     holderProofs: new HolderProofService(),
-    verification: new VerificationService(d.faces, issuerDids, limitCredentialLookups(d.issued, rateLimits), d.schemas, credentials, d.clock, new ZkCertificates(zk, d.custody)),
+    verification: readOperations(new VerificationService(d.faces, issuerDids, limitCredentialLookups(d.issued, rateLimits), d.schemas, credentials, d.clock, new ZkCertificates(zk, d.custody)), ['verify'], r, 'fenced'),
     zkp: new ZkpService(d.issued, d.schemas, d.dids, d.custody, credentials, d.clock, new ZkCertificates(zk, d.custody)),
     ledger: new LedgerService(d.ledger, d.anchors),
-    templates,
-    familyBCredentials: limitPerCredential(familyBCredentials, 'verify', (c) => (isIdBearing(c) ? [c.id] : []), rateLimits),
-    presentations: limitPerCredential(new PresentationsService(d.credentialRepo, familyBCredentials, d.dids, d.custody, d.clock), 'verify', presentedIds, rateLimits),
+    templates: readOperations(templates, ['list', 'getByName'], r, 'session'),
+    // The budgets are counted before the read-only operation starts (their counters are writes).
+    familyBCredentials: limitPerCredential(readOperations(familyBCredentials, ['verify', 'statusListCredential'], r, 'fenced'), 'verify', (c) => (isIdBearing(c) ? [c.id] : []), rateLimits),
+    presentations: limitPerCredential(readOperations(new PresentationsService(d.credentialRepo, familyBCredentials, d.dids, d.custody, d.clock), ['verify'], r, 'fenced'), 'verify', presentedIds, rateLimits),
     signatures: new SignaturesService(),
     biometrics: new BiometricsService(d.faces),
     zkpTokens: new ZkpTokensService(d.credentialRepo, d.templateRepo, d.dids, d.custody, d.clock, new ZkAgeTokens(zk, d.custody)),
@@ -201,21 +223,13 @@ export function createServices(d: ServiceDeps): Services {
     idempotency: new IdempotencyService(d.idempotencyStore, { ttlSeconds: d.config.idempotencyTtlSeconds ?? DEFAULT_IDEMPOTENCY_TTL_SECONDS }),
     writes: d.writes,
     oid4vcKeys: d.oid4vcKeys,
-    tokenStatus,
+    tokenStatus: readOperations(tokenStatus, ['token'], r, 'fenced'),
     issuedElsewhere,
-    vcApi: createVcApiServices({
-      issuerRepo: d.vcApi.issuers,
-      statusRepo: d.vcApi.status,
-      custody: d.custody,
-      clock: d.clock,
-      publicUrl: d.config.publicUrl,
-      base: d.vcApi.base,
-      resolver: d.vcApi.resolver(dids),
-      remoteStatus: d.vcApi.remoteStatus,
-      ...(d.vcApi.relatedResources ? { relatedResources: d.vcApi.relatedResources } : {}),
-      ...(d.config.verification ? { verificationLimits: d.config.verification } : {}),
-      revocations: tokenStatus,
-    }),
+    vcApi: {
+      ...vcApi,
+      status: readOperations(vcApi.status, ['published'], r, 'fenced'),
+      verification: readOperations(vcApi.verification, ['verifyCredential', 'verifyPresentation'], r, 'fenced'),
+    },
   };
 }
 
