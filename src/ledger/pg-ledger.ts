@@ -1,6 +1,6 @@
 import { AppError, invalidInput } from '../errors';
 import { bytesToBase64 } from '../domain/encoding';
-import { consistencyProof, inclusionProof, isValidKeyName } from '../domain/merkle';
+import { consistencyProof, inclusionProof, isValidKeyName, type NodeReader } from '../domain/merkle';
 import { type Clock, systemClock } from '../domain/ports';
 import type { Prisma, PrismaClient } from '../db/database';
 import type { Logger } from '../logging/logger';
@@ -11,7 +11,7 @@ import type { SqlExecutor } from '../db/sql-executor';
 import { HeadKeeper } from './head-keeper';
 import { type LogHeadOptions, PgLogHeads } from './log-heads';
 import { parseLedgerId } from './log-id';
-import { PgNodeReader } from './pg-node-reader';
+import { ProofNodeCache } from './pg-node-reader';
 import { retryTransaction } from '../db/transaction-retry';
 
 export interface LedgerOptions {
@@ -60,6 +60,8 @@ export class PgLedger implements Ledger {
   /** Holds the signing key (in an ES-private field): the only signer of checkpoints. */
   readonly heads: PgLogHeads;
   private readonly keeper: HeadKeeper;
+  /** Proof nodes of heads already proven against (verification reads), per (log, size). */
+  private readonly proofNodes = new ProofNodeCache();
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -139,20 +141,25 @@ export class PgLedger implements Ledger {
     const logSeq = parseLedgerId(logId);
     checkCount('leafIndex', leafIndex);
     checkCount('treeSize', treeSize);
-    const head = await this.head(logSeq);
-    if (treeSize > head) throw invalidInput(`treeSize must not exceed the current tree size ${head}`, [{ field: 'treeSize', message: 'beyond the head' }]);
+    // A size already proven against is at or below the head (heads never shrink): no re-read.
+    if (!this.proofNodes.knows(logSeq, treeSize)) {
+      const head = await this.head(logSeq);
+      if (treeSize > head) throw invalidInput(`treeSize must not exceed the current tree size ${head}`, [{ field: 'treeSize', message: 'beyond the head' }]);
+    }
     if (leafIndex >= treeSize) throw invalidInput('leafIndex must be below treeSize', [{ field: 'leafIndex', message: 'not below treeSize' }]);
-    return (await inclusionProof(leafIndex, treeSize, this.reader(logSeq))).map(bytesToBase64);
+    return (await inclusionProof(leafIndex, treeSize, this.reader(logSeq, treeSize))).map(bytesToBase64);
   }
 
   async consistencyProof(logId: string, fromSize: number, toSize: number): Promise<string[]> {
     const logSeq = parseLedgerId(logId);
     checkCount('from', fromSize);
     checkCount('to', toSize);
-    const head = await this.head(logSeq);
-    if (toSize > head) throw invalidInput(`to must not exceed the current tree size ${head}`, [{ field: 'to', message: 'beyond the head' }]);
+    if (!this.proofNodes.knows(logSeq, toSize)) {
+      const head = await this.head(logSeq);
+      if (toSize > head) throw invalidInput(`to must not exceed the current tree size ${head}`, [{ field: 'to', message: 'beyond the head' }]);
+    }
     if (fromSize === 0 || fromSize > toSize) throw invalidInput('consistency proofs need 0 < from <= to', [{ field: 'from', message: 'not in (0, to]' }]);
-    return (await consistencyProof(fromSize, toSize, this.reader(logSeq))).map(bytesToBase64);
+    return (await consistencyProof(fromSize, toSize, this.reader(logSeq, toSize))).map(bytesToBase64);
   }
 
   async leafHashes(logId: string, start: number, end: number): Promise<string[]> {
@@ -182,7 +189,8 @@ export class PgLedger implements Ledger {
     return log.treeSize;
   }
 
-  private reader(logSeq: bigint): PgNodeReader {
-    return new PgNodeReader(this.prisma, logSeq);
+  /** Reads of committed nodes at a checked size, through the proof-node cache (src/ledger/pg-node-reader.ts). */
+  private reader(logSeq: bigint, size: number): NodeReader {
+    return this.proofNodes.reader(this.prisma, logSeq, size);
   }
 }
