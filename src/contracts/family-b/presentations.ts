@@ -164,3 +164,31 @@ export const zkIssuerKey = op('get', '/zk/issuer-key/:did', 'zkIssuerKey', {
   },
   errors: [404],
 });
+
+/**
+ * Issue 18: a non-custodial holder's BBS signature over its own credential (valid through today,
+ * UTC), the input of the SDK's local proveZkAge. Holder-bound keys only.
+ */
+export const zkHolderSignature = op('post', '/zk/holder-signature', 'zkHolderSignature', {
+  summary: "The issuer's BBS signature over the caller's own credential, for proving range predicates locally (SDK proveZkAge)",
+  scopes: ['holder'],
+  body: {
+    schema: Type.Object({ credentialId: Type.String({ description: 'a credential of the holder the API key is bound to' }) }, { title: 'ZkHolderSignatureInput' }),
+    example: { credentialId },
+  },
+  responses: {
+    200: {
+      description: 'the signature, the signed values and the issuer key (the SDK ZkAgeCredential)',
+      schema: Type.Object({
+        issuer: Type.String(),
+        issuerPublicKey: Type.String({ description: 'BLS12-381 G2, hex' }),
+        signature: Type.String({ description: 'BBS signature, base64' }),
+        credentialId: Type.String(),
+        validUntilDay: Type.Integer({ description: 'UTC day (days since 1970-01-01) through which it proves' }),
+        attributes: Type.Array(Type.Object({ name: Type.String(), type: Type.String(), value: Type.Unknown() })),
+      }),
+      example: { issuer: 'did:credgate:local:46jTL4PmQv1nAsGTE8UmSf', issuerPublicKey: 'a1'.repeat(96), signature: 'oaGh', credentialId, validUntilDay: 20_784, attributes: [{ name: 'birthDate', type: 'date', value: '1990-12-09' }] },
+    },
+  },
+  errors: [403, 404],
+});

@@ -35,5 +35,8 @@ export function presentationRoutes(auth: AuthService, vps: PresentationsService,
   r.get('/zk/issuer-key/:did', verifier, async (req, res) => {
     res.json(await zkp.issuerKey(String(req.params['did']), actorOf(res)));
   });
+  r.post('/zk/holder-signature', authorize(auth, ['holder']), validateBody(ops.zkHolderSignature), async (req, res) => {
+    res.json(await zkp.holderSignature(actorOf(res), bodyObject(req)));
+  });
   return r;
 }

@@ -13,12 +13,30 @@ import { type ProofSystem, parseProofSystem } from '../../zk/proof-system';
 import { parseVerifierChallenge } from '../../zk/challenge';
 import { ZK_PROOF_TTL_MS } from '../../zk/age-token';
 import type { ZkAgeTokens, ZkIssuer } from '../../zk/zk-age-tokens';
+import { utcDayOf } from '../../zk/encoding';
+import { mayActFor } from '../../domain/tenancy/holder-binding';
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 /** zkpData of a zero-knowledge token: the condition and that it holds, no computed age. */
 export interface ZkZkpData {
   condition: { age: number };
   conditionMet: true;
+}
+
+/**
+ * What POST /zk/holder-signature hands a non-custodial holder: the SDK's ZkAgeCredential (src/sdk/zk-age.ts),
+ * the issuer's BBS signature over the credential's messages and the signed values, valid through one UTC day.
+ */
+export interface HolderZkSignature {
+  readonly issuer: string;
+  /** The issuer's BBS public key (BLS12-381 G2), hex. */
+  readonly issuerPublicKey: string;
+  /** base64 */
+  readonly signature: string;
+  readonly credentialId: string;
+  /** Days since 1970-01-01 (UTC): the signature proves nothing after this day. */
+  readonly validUntilDay: number;
+  readonly attributes: { name: string; type: string; value: unknown }[];
 }
 
 const fail = (reason: string): AppError => new AppError('VERIFICATION_FAILED', `ZKP token is invalid: ${reason}`);
@@ -114,6 +132,46 @@ export class ZkpTokensService {
     if (!rec?.managedKeyId || rec.deletedAt !== null) throw notFound('issuer DID');
     const key = await this.zkTokens().issuerPublicKey({ tenantId: rec.tenantId, did: rec.did, managedKeyId: rec.managedKeyId }, actor?.tenantId);
     return { issuer: rec.did, type: 'Bls12381G2', publicKeyHex: bytesToHex(key), publicKeyBase64: Buffer.from(key).toString('base64'), proofSystem: 'bbs-bulletproofs' };
+  }
+
+  /**
+   * POST /zk/holder-signature `{ credentialId }`: the issuer's BBS signature over the caller's own
+   * credential, so a non-custodial holder proves range predicates itself (the SDK's proveZkAge) and
+   * any verifier checks them with the issuer's BBS key. Only a holder-bound key gets it, for its own
+   * holder's credential (another holder's is 404 like an unknown one): the signature lets whoever
+   * holds it prove about the credential. It is valid through today (UTC) and signed only while the
+   * credential is issued and unexpired, so a revoked credential cannot prove from tomorrow on: the
+   * holder asks again each day (the revocation latency docs/SECURITY.md states).
+   */
+  async holderSignature(actor: Actor, body: unknown): Promise<HolderZkSignature> {
+    if (!actor.holderDid) throw new AppError('FORBIDDEN', "only a holder-bound API key gets a BBS signature, for its own holder's credentials");
+    const id = isObject(body) ? body['credentialId'] : undefined;
+    if (typeof id !== 'string') throw invalidInput('credentialId is required', [{ field: 'credentialId', message: 'required string' }]);
+    const record = isCredentialId(id) ? await this.credentials.findForTenant(actor.tenantId, id) : null;
+    if (!record || !mayActFor(actor, record.holder)) throw notFound('credential');
+    const now = this.clock.now();
+    if (record.status !== 'issued') throw new AppError('INVALID_INPUT', 'credential is revoked');
+    if (record.expiresAt.getTime() <= now.getTime()) throw new AppError('INVALID_INPUT', 'credential has expired');
+    const template = await this.templates.findInternal(record.templateId);
+    const attributes = (template?.attributes as TemplateAttribute[] | undefined) ?? [];
+    const issuer = (await this.dids.findById(record.issuerDidId))!;
+    if (!issuer.managedKeyId) throw new AppError('INVALID_INPUT', 'issuer key is not held by this tenant');
+    const subject = subjectOf(record.document) ?? {};
+    const validUntilDay = utcDayOf(now);
+    const { signature, publicKey } = await this.zkTokens().issueSignature(
+      actor.tenantId,
+      { tenantId: issuer.tenantId, did: issuer.did, managedKeyId: issuer.managedKeyId },
+      { id, subject, attributes },
+      validUntilDay,
+    );
+    return {
+      issuer: issuer.did,
+      issuerPublicKey: bytesToHex(publicKey),
+      signature: Buffer.from(signature).toString('base64'),
+      credentialId: id,
+      validUntilDay,
+      attributes: attributes.map((a) => ({ name: a.attributeName, type: a.type, value: subject[a.attributeName] ?? null })),
+    };
   }
 
   private zkTokens(): ZkAgeTokens {

@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { ZkpTokensService } from '../../../services/family-b/zkp-tokens.service';
 import type { GraphQLContext } from '../../context';
 import { CreateZkpTokenInput, VerifyZkpTokenInput } from '../../types/family-b/zkp-token.input';
-import { ZkIssuerKey, ZkpTokenPayload, ZkpTokenVerification } from '../../types/family-b/zkp-token.type';
+import { ZkHolderSignature, ZkIssuerKey, ZkpTokenPayload, ZkpTokenVerification } from '../../types/family-b/zkp-token.type';
 
 /** Family B ZKP tokens: the issuer signs the outcome of an age condition (a signed predicate attestation). */
 @Resolver()
@@ -49,5 +49,11 @@ export class ZkpTokensResolver {
   @Query(() => ZkIssuerKey, { description: 'REST: GET /zk/issuer-key/{did}.' })
   async zkIssuerKey(@Arg('did', () => String) did: string, @Ctx() ctx: GraphQLContext): Promise<ZkIssuerKey> {
     return { ...(await this.zkpTokens.issuerKey(did, ctx.actor)) };
+  }
+
+  @Authorized('holder')
+  @Mutation(() => ZkHolderSignature, { description: "REST: POST /zk/holder-signature. The issuer's BBS signature over the caller's own credential (holder-bound keys only), valid through today (UTC), for the SDK's local proveZkAge." })
+  async zkHolderSignature(@Arg('credentialId', () => String) credentialId: string, @Ctx() ctx: GraphQLContext): Promise<ZkHolderSignature> {
+    return { ...(await this.zkpTokens.holderSignature(ctx.actor, { credentialId })) };
   }
 }

@@ -1,3 +1,4 @@
+import { GraphQLJSON } from 'graphql-scalars';
 import { Field, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'The predicate: the subject is at least `age` full years old.' })
@@ -85,4 +86,37 @@ export class ZkIssuerKey {
 
   @Field(() => String)
   proofSystem!: string;
+}
+
+@ObjectType({ description: 'One signed attribute of a ZkHolderSignature.' })
+export class ZkHolderAttribute {
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => String, { description: 'The template type (date, integer, string, ...).' })
+  type!: string;
+
+  @Field(() => GraphQLJSON, { nullable: true, description: 'The signed value (null when the credential does not have it).' })
+  value!: unknown;
+}
+
+@ObjectType({ description: "REST: POST /zk/holder-signature. The issuer's BBS signature over the holder's own credential, valid through one UTC day: the SDK's ZkAgeCredential." })
+export class ZkHolderSignature {
+  @Field(() => String)
+  issuer!: string;
+
+  @Field(() => String, { description: 'BLS12-381 G2 public key, hex.' })
+  issuerPublicKey!: string;
+
+  @Field(() => String, { description: 'BBS signature, base64.' })
+  signature!: string;
+
+  @Field(() => String)
+  credentialId!: string;
+
+  @Field(() => Int, { description: 'The UTC day (days since 1970-01-01) through which it proves.' })
+  validUntilDay!: number;
+
+  @Field(() => [ZkHolderAttribute])
+  attributes!: ZkHolderAttribute[];
 }
