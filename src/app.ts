@@ -18,6 +18,7 @@ import { PrismaSchemaRepository } from './db/repositories/schema.repository';
 import { PrismaCredentialRepository } from './db/repositories/credential.repository';
 import { PrismaTemplateRepository } from './db/repositories/template.repository';
 import { PrismaRateLimitRepository } from './db/repositories/rate-limit.repository';
+import { BatchedRateLimitStore } from './db/repositories/rate-limit-batch.repository';
 import { PrismaIdempotencyRepository } from './db/repositories/idempotency.repository';
 import { EnvelopeSecretBox } from './kms/secret-box';
 import { type Clock, type FaceEngine, type KeyCustody, systemClock } from './domain/ports';
@@ -259,7 +260,8 @@ export async function createCore(
       templateRepo: new PrismaTemplateRepository(db.prisma, ledger, cache),
       credentialRepo,
       faces,
-      rateLimitStore: new PrismaRateLimitRepository(db.prisma),
+      // Hits group-committed, one statement per batch, every budget exact (the file says why not slices).
+      rateLimitStore: new BatchedRateLimitStore(db.sql, new PrismaRateLimitRepository(db.prisma)),
       idempotencyStore: new PrismaIdempotencyRepository(db.prisma),
       writes,
       anchors: new AnchorService(anchoring.outbox, anchoring.adapter, anchorConfig.mode),
