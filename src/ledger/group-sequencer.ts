@@ -23,12 +23,21 @@ interface Waiting<Item, Result> {
 type Taken<Item, Result> = { readonly key: string; readonly members: Waiting<Item, Result>[] };
 
 /**
+ * Ticks that may commit at once. Each key is in at most one of them (its rows would serialise
+ * the ticks on their locks anyway), so a second tick only ever carries keys the running ones do
+ * not: a tick stuck on a lock (another instance, a held row) holds up its own keys, never every
+ * issuer of the deployment.
+ */
+export const CONCURRENT_TICKS = 4;
+
+/**
  * A group committer across keys: requests queue per key (one issuer's status list and log), and
  * each tick commits every key that has work in one transaction, so ten issuers share one commit
  * (one disk flush, one round trip per statement) instead of paying ten. Each key still gets its
  * own rows, leaves, nodes and signed head; only the transaction is shared.
  *
- * One tick runs at a time; while it commits, the next fills (the batch size follows the load).
+ * A key is in one running tick at a time; while it commits, the key's next batch fills (the batch
+ * size follows the load). Keys not in a running tick may start another (up to CONCURRENT_TICKS).
  * Fairness: a tick takes at most `max` requests, drawn round-robin across the keys with work, so
  * a key with a thousand queued requests adds at most its share and a key with one request is in
  * the very next tick: one tenant's flood cannot starve another's issuer. `maxQueued` bounds each
@@ -36,9 +45,10 @@ type Taken<Item, Result> = { readonly key: string; readonly members: Waiting<Ite
  */
 export class GroupSequencer<Item, Result> {
   private readonly queues = new Map<string, Waiting<Item, Result>[]>();
-  private queued = 0;
+  /** Keys in a running tick: their queues wait for it to end. */
+  private readonly busy = new Set<string>();
+  private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
   private closed = false;
   private requests = 0;
   private batches = 0;
@@ -62,7 +72,6 @@ export class GroupSequencer<Item, Result> {
     return new Promise<Result>((resolve, reject) => {
       queue.push({ item, resolve, reject });
       this.queues.set(key, queue);
-      this.queued++;
       this.schedule();
     });
   }
@@ -74,15 +83,24 @@ export class GroupSequencer<Item, Result> {
   /** Refuses new requests, commits everything queued now (no window) and waits for every tick. */
   async drain(): Promise<void> {
     this.closed = true;
-    while (this.running || this.queued > 0) {
+    while (this.running.size > 0 || this.queues.size > 0) {
       this.tick();
-      await this.running;
+      await Promise.race(this.running);
     }
   }
 
+  /** Requests of keys not in a running tick: what a new tick could take now. */
+  private ready(): number {
+    let n = 0;
+    for (const [key, queue] of this.queues) if (!this.busy.has(key)) n += queue.length;
+    return n;
+  }
+
   private schedule(): void {
-    if (this.running) return; // the running tick starts the next when it ends
-    if (this.queued >= this.options.max || this.closed) this.tick();
+    const ready = this.ready();
+    // Work only of busy keys: their tick starts the next when it ends.
+    if (ready === 0 || this.running.size >= CONCURRENT_TICKS) return;
+    if (ready >= this.options.max || this.closed) this.tick();
     else if (!this.timer) this.timer = setTimeout(() => this.tick(), this.options.windowMs);
   }
 
@@ -91,17 +109,21 @@ export class GroupSequencer<Item, Result> {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    if (this.running || this.queued === 0) return;
+    if (this.running.size >= CONCURRENT_TICKS || this.ready() === 0) return;
     const taken = this.take();
-    this.running = this.run(taken).finally(() => {
-      this.running = null;
-      if (this.queued > 0) this.tick();
+    for (const lane of taken) this.busy.add(lane.key);
+    const work: Promise<void> = this.run(taken).finally(() => {
+      this.running.delete(work);
+      for (const lane of taken) this.busy.delete(lane.key);
+      // The ended tick's keys (and anyone waiting for a free tick) go now: no second window.
+      if (this.ready() > 0) this.tick();
     });
+    this.running.add(work);
   }
 
-  /** Up to `max` requests, one per key in turn (round-robin), keys in a rotating order. */
+  /** Up to `max` requests of keys not in a running tick, one per key in turn (round-robin), keys in a rotating order. */
   private take(): Taken<Item, Result>[] {
-    const keys = [...this.queues.keys()];
+    const keys = [...this.queues.keys()].filter((k) => !this.busy.has(k));
     const start = this.turn++ % keys.length;
     const order = [...keys.slice(start), ...keys.slice(0, start)];
     const taken = new Map<string, Waiting<Item, Result>[]>();
@@ -119,10 +141,7 @@ export class GroupSequencer<Item, Result> {
       }
       if (!moved) break;
     }
-    for (const [key, members] of taken) {
-      this.queued -= members.length;
-      if (this.queues.get(key)!.length === 0) this.queues.delete(key);
-    }
+    for (const key of taken.keys()) if (this.queues.get(key)!.length === 0) this.queues.delete(key);
     return [...taken].map(([key, members]) => ({ key, members }));
   }
 

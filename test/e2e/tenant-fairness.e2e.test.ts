@@ -86,6 +86,15 @@ describe('per-tenant write fairness (PostgreSQL)', () => {
     });
 
     test("tenant B's read and write are answered while tenant A's flood is still queued; A's overflow gets 503 + Retry-After", async () => {
+      // A's status list row is held by another session while the flood arrives, as a slow batch of
+      // another instance would hold it: A's first batch waits on it and the rest of the flood piles
+      // up in A's lane, however fast batches commit on this machine (a tick is 6 statements since
+      // issue 19, which used to outrun the flood). Released once B has been served.
+      const row = await server.app.db.prisma.credential.findUniqueOrThrow({ where: { id: a.credentialId }, select: { statusListId: true } });
+      const holder = new Client({ connectionString: (server.db.config as { url: string }).url });
+      await holder.connect();
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM status_lists WHERE id = $1 FOR UPDATE', [row.statusListId]);
       let aIssued = 0;
       const flood = Array.from({ length: FLOOD }, (_, n) =>
         issueRaw(server, name, a.key, a.templateId, n + 1).then((r) => {
@@ -98,6 +107,8 @@ describe('per-tenant write fairness (PostgreSQL)', () => {
       const bRead = t.get(b.key, b.credentialId).then((r) => ({ r, aIssuedBefore: aIssued }));
       const bWrite = issueRaw(server, name, b.key, b.templateId, 1).then((r) => ({ r, aIssuedBefore: aIssued }));
       const [read, write] = await Promise.all([bRead, bWrite]);
+      await holder.query('COMMIT');
+      await holder.end();
       const outcomes = await Promise.all(flood);
       const issued = outcomes.filter((o) => o.status === 201).length;
       const refused = outcomes.filter((o) => o.status === 503);

@@ -48,24 +48,45 @@ test('every key with work commits in the same tick; each caller gets its own res
   expect(s.stats()).toMatchObject({ requests: 6, batches: 1, splits: 0 });
 });
 
-test("a key's flood does not starve another key: a tick takes its places round-robin, so the quiet key is in the very next tick", async () => {
+test("a key's flood does not starve another key: a quiet key does not wait for the flood's tick, and ticks take their places round-robin", async () => {
   const r = recorder();
   const s = new GroupSequencer(r.commit, { windowMs: 0, max: 4 });
   r.hold();
   const first = s.submit('flood', 0);
   await new Promise((resolve) => setTimeout(resolve, 5));
   expect(r.ticks).toHaveLength(1);
-  // While the first tick commits: 20 of the flood, then one quiet request.
+  // While the flood's first tick is held: 20 more of the flood, then one quiet request.
   const flood = Array.from({ length: 20 }, (_, i) => s.submit('flood', i + 1));
   const quiet = s.submit('quiet', 99);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  // The quiet key is in no running tick, so it gets a tick of its own at once; the flood's queue waits for its tick.
+  expect(r.ticks).toHaveLength(2);
+  expect(r.ticks[1]).toEqual([{ key: 'quiet', items: [99] }]);
   r.open();
   await Promise.all([first, ...flood, quiet]);
-  const second = r.ticks[1]!;
-  expect(second.find((l) => l.key === 'quiet')).toEqual({ key: 'quiet', items: [99] });
-  expect(second.find((l) => l.key === 'flood')!.items).toEqual([1, 2, 3]);
-  // The flood is served in order, max per tick.
-  expect(r.ticks.slice(2).flatMap((t) => t.flatMap((l) => l.items))).toEqual(Array.from({ length: 17 }, (_, i) => i + 4));
+  // The flood is then served in order, at most max per tick.
+  expect(r.ticks.slice(2).flatMap((t) => t.flatMap((l) => l.items))).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
   expect(r.ticks.every((t) => t.reduce((n, l) => n + l.items.length, 0) <= 4)).toBe(true);
+});
+
+test('a tick takes its places round-robin across keys: a key with a long queue adds at most its share', async () => {
+  const r = recorder();
+  const s = new GroupSequencer(r.commit, { windowMs: 3_600_000, max: 6 });
+  const long = Array.from({ length: 5 }, (_, i) => s.submit('long', i));
+  const short = [s.submit('short', 100)];
+  await Promise.all([...long, ...short]);
+  expect(sortByKey(r.ticks[0]!)).toEqual([
+    { key: 'long', items: [0, 1, 2, 3, 4] },
+    { key: 'short', items: [100] },
+  ]);
+  const s2 = new GroupSequencer(r.commit, { windowMs: 3_600_000, max: 4 });
+  const r2 = [...Array.from({ length: 6 }, (_, i) => s2.submit('x', i)), s2.submit('y', 7)];
+  await Promise.all(r2);
+  // Six of x filled the first tick of four before y arrived; y is in the next one, beside x's rest.
+  expect(sortByKey(r.ticks.at(-1)!)).toEqual([
+    { key: 'x', items: [4, 5] },
+    { key: 'y', items: [7] },
+  ]);
 });
 
 test('a failing tick is retried lane by lane, then member by member: only the guilty request fails', async () => {
