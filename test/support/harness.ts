@@ -54,6 +54,8 @@ export interface StartOptions {
   readonly clock?: Clock;
   readonly masterKey?: Buffer;
   readonly env?: Partial<Config>;
+  /** The loopback port to listen on (0: any free one). A fixed port lets a public URL name the server itself. */
+  readonly port?: number;
 }
 
 export function testConfig(db: TestDatabase, overrides: Partial<Config> = {}, masterKey?: Buffer): Config {
@@ -94,7 +96,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const logs = new LogCapture();
   const app = await createApp({ config, logger: createLogger('info', logs), ...(options.clock ? { clock: options.clock } : {}) });
   const server: Server = await new Promise((resolve) => {
-    const s = app.http.listen(0, '127.0.0.1', () => resolve(s));
+    const s = app.http.listen(options.port ?? 0, '127.0.0.1', () => resolve(s));
   });
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
