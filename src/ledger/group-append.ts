@@ -4,27 +4,15 @@ import { type LedgerWriteParams, lockLogs, readLogState } from '../db/sql/ledger
 import { hex, run } from '../db/sql/statement';
 import type { SqlExecutor } from '../db/sql-executor';
 import { checkEntry, checkEntryHash, logNotFound } from './batch-append';
-import type { AppendResult, LedgerCheckpoint, LedgerEntry } from './ledger.port';
+import type { AppendResult, LedgerCheckpoint, LedgerEntry, LogAppend, PreparedAppend } from './ledger.port';
 import { parseLedgerId } from './log-id';
 import type { PgLogHeads } from './log-heads';
 
 /** tree_size and the leaf/node indices are INTEGER columns. */
 const MAX_LOG_SIZE = 2 ** 31 - 1;
 
-export interface LogAppend {
-  readonly logId: string;
-  readonly entries: readonly LedgerEntry[];
-}
-
-/** A group append computed and signed under the log locks, to be written by the caller's statement. */
-export interface PreparedAppend {
-  /** Per log id, the results in the order of its entries (idempotent per entry hash). */
-  readonly results: ReadonlyMap<string, AppendResult[]>;
-  /** The new signed heads (one per log that grew); pass them to `Ledger.committed` after the commit. */
-  readonly heads: readonly LedgerCheckpoint[];
-  /** The parameters of `ledgerWriteCtes` / `writeLedger`. */
-  readonly write: LedgerWriteParams;
-}
+// Declared by the port, whose prepareGroupAppend names them (a port does not import its implementation).
+export type { LogAppend, PreparedAppend };
 
 /**
  * Logs whose stored head is behind the log (a crash between a commit and its head): the group path

@@ -1,6 +1,6 @@
 import type { Prisma } from '../db/database';
 import type { SqlExecutor } from '../db/sql-executor';
-import type { LogAppend, PreparedAppend } from './group-append';
+import type { LedgerWriteParams } from '../db/sql/ledger.sql';
 
 /** An entry to anchor: the SHA-256 of a record, what kind of record, and its id. */
 export interface LedgerEntry {
@@ -137,4 +137,20 @@ export interface LogHeads {
    * each batch, and to repair a log left beyond its head (start-up, or a lag a read noticed).
    */
   advance(logId: string): Promise<LedgerCheckpoint>;
+}
+
+/** The appends of one log in a group append (`prepareGroupAppend`). */
+export interface LogAppend {
+  readonly logId: string;
+  readonly entries: readonly LedgerEntry[];
+}
+
+/** A group append computed and signed under the log locks, to be written by the caller's statement. */
+export interface PreparedAppend {
+  /** Per log id, the results in the order of its entries (idempotent per entry hash). */
+  readonly results: ReadonlyMap<string, AppendResult[]>;
+  /** The new signed heads (one per log that grew); pass them to `Ledger.committed` after the commit. */
+  readonly heads: readonly LedgerCheckpoint[];
+  /** The parameters of `ledgerWriteCtes` / `writeLedger`. */
+  readonly write: LedgerWriteParams;
 }
