@@ -104,6 +104,15 @@ export interface Config {
     readonly capacity: number;
     readonly library?: string | null;
   };
+  /**
+   * W3C bbs-2023 (issue 18): worker threads and the deadline of one sign, derive or verify, over
+   * which the worker is stopped and the request answers 503 + Retry-After. Optional so hand-built
+   * configs keep working: the defaults then (src/formats/bbs-2023/engine.ts).
+   */
+  readonly bbs?: {
+    readonly workers: number;
+    readonly deadlineMs: number;
+  };
   /** JSON-LD canonicalisation: structural budget, worker threads and deadline (docs/security/canon.md). */
   readonly canon: {
     readonly workers: number;
@@ -245,6 +254,14 @@ function parseZk(env: NodeJS.ProcessEnv): NonNullable<Config['zk']> {
   };
 }
 
+function parseBbs(env: NodeJS.ProcessEnv): NonNullable<Config['bbs']> {
+  return {
+    // A derivation or verification is 100-200 ms of one core: two workers keep one job per core.
+    workers: intIn(env, 'CREDGATE_BBS_WORKERS', 1, 64, 2),
+    deadlineMs: intIn(env, 'CREDGATE_BBS_DEADLINE_MS', 10, 600_000, 10_000),
+  };
+}
+
 function parseCanon(env: NodeJS.ProcessEnv): Config['canon'] {
   return {
     // Two workers: enough for honest traffic (a credential canonicalises in milliseconds) while a
@@ -330,6 +347,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     faces: Object.freeze(parseFaces(env)),
     canon: Object.freeze(parseCanon(env)),
     zk: Object.freeze(parseZk(env)),
+    bbs: Object.freeze(parseBbs(env)),
     // 2 ms costs a lone request little next to its ~4 ms commit, and lets a burst share one commit.
     batch: Object.freeze({ windowMs: intIn(env, 'CREDGATE_BATCH_WINDOW_MS', 0, 1000, 2), max: intIn(env, 'CREDGATE_BATCH_MAX', 1, 10_000, 128) }),
     http: Object.freeze({

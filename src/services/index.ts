@@ -56,6 +56,7 @@ import { IssuedElsewhere } from './issued-elsewhere';
 import type { PrismaTokenStatusRepository } from '../db/repositories/token-status.repository';
 import type { ReadRouter } from '../db/read-replica';
 import { readOperations } from './read-operations';
+import { bbs2023Engine } from '../formats/bbs-2023/engine';
 
 export interface Services {
   readonly auth: AuthService;
@@ -167,6 +168,8 @@ export function createServices(d: ServiceDeps): Services {
   const tokenStatus = new TokenStatusListService(d.tokenStatusRepo, (tenantId) => d.oid4vcKeys.signerFor(tenantId), d.config.publicUrl, d.clock);
   const issuedElsewhere = new IssuedElsewhere();
   const familyBCredentials = new FamilyBCredentialsService(d.credentialRepo, templates, d.dids, d.custody, d.ledger, d.clock, d.config.publicUrl, d.anchors, tokenStatus, issuedElsewhere);
+  // One BBS engine per process (the format registry holds it): the deployment sets its workers and deadline.
+  if (d.config.bbs) void bbs2023Engine.configure(d.config.bbs);
   const zkConfig = d.config.zk ?? DEFAULT_ZK_ENGINE;
   const zkLibrary = d.config.zk?.library;
   const zk = new ZkEngine({ ...DEFAULT_ZK_ENGINE, ...zkConfig, ...(zkLibrary !== undefined ? { resolveLibrary: () => zkLibrary } : {}) });

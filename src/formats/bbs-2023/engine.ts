@@ -46,7 +46,17 @@ export const DEFAULT_BBS_POOL: Omit<BbsPoolOptions, 'workerData'> = { size: 2, d
 export class Bbs2023Engine {
   private pool: BbsWorkerPool | undefined;
 
-  constructor(private readonly options: Omit<BbsPoolOptions, 'workerData'> & { workerData?: BbsWorkerData } = DEFAULT_BBS_POOL) {}
+  constructor(private options: Omit<BbsPoolOptions, 'workerData'> & { workerData?: BbsWorkerData } = DEFAULT_BBS_POOL) {}
+
+  /**
+   * The deployment's worker count and deadline (CREDGATE_BBS_WORKERS, CREDGATE_BBS_DEADLINE_MS), set
+   * by the composition root. The running pool, if any, is closed (its jobs answer 503 + Retry-After)
+   * and the next job starts one with the new settings.
+   */
+  async configure(settings: { readonly workers?: number; readonly deadlineMs?: number }): Promise<void> {
+    this.options = { ...this.options, ...(settings.workers !== undefined ? { size: settings.workers } : {}), ...(settings.deadlineMs !== undefined ? { deadlineMs: settings.deadlineMs } : {}) };
+    await this.close();
+  }
 
   async generateKeyPair(): Promise<BbsKeyPair> {
     const pair = await this.run<{ secretKey: Uint8Array; publicKey: Uint8Array }>({ op: 'generate' });

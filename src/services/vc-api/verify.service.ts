@@ -1,4 +1,4 @@
-import { invalidInput } from '../../errors';
+import { RetryLaterError, invalidInput } from '../../errors';
 import type { Clock } from '../../domain/ports';
 import { formats as registered, type FormatRegistry } from '../../formats/registry';
 import type { FormatVerification } from '../../formats/format';
@@ -253,6 +253,9 @@ async function safely(run: () => Promise<FormatVerification>): Promise<FormatVer
   try {
     return await run();
   } catch (e) {
+    // Out of time or capacity (a proof worker over its deadline): no verdict on the proof, so the
+    // caller gets 503 + Retry-After instead of a false "does not verify".
+    if (e instanceof RetryLaterError) throw e;
     const detail = e instanceof Error && e.name === 'AppError' ? e.message : 'the proof could not be checked';
     return { verified: false, issuerBound: false, problems: [problem('PROOF_VERIFICATION_ERROR', 'The proof could not be verified', detail)] };
   }
