@@ -1,4 +1,4 @@
-import type { RateLimitStore, WindowHit } from '../../services/rate-limit.service';
+import type { RateLimitStore, WindowHit } from '../../domain/rate-limit.port';
 import type { SqlExecutor } from '../sql-executor';
 
 /**
