@@ -29,7 +29,8 @@ export interface ApiKeyCacheOptions {
  *   record when the change commits, the CLI's revocations included. The revoking instance drops
  *   its own copy at once as well.
  * - TTL: a notice can be lost (a listener connection that died without a word is only noticed by
- *   its next probe; a row changed by hand in SQL sends none), so a record is never served more
+ *   its next probe; a row changed by hand in SQL sends none; revocation is the only change the
+ *   service makes to a key row today, and any future one must send the same notice), so a record is never served more
  *   than `ttlMs` after the read that produced it began. The read's snapshot is taken after that
  *   instant, so a key revoked at time t is refused everywhere by t + ttlMs at the latest.
  *

@@ -28,7 +28,7 @@ export class PgNodeReader implements NodeReader {
   }
 }
 
-/** Nodes kept in all by a ProofNodeCache (~100 bytes each with the map overhead: ~6 MB). */
+/** Nodes kept in all by a ProofNodeCache, each head counting as one more (~100 bytes each with the map overhead: ~6 MB). */
 export const PROOF_NODE_CACHE_NODES = 65_536;
 
 /**
@@ -52,7 +52,7 @@ export class ProofNodeCache {
 
   constructor(private readonly maxNodes = PROOF_NODE_CACHE_NODES) {}
 
-  /** Nodes held in all (never above the bound once a read completes). */
+  /** Nodes held in all plus one per head (never above the bound once a read completes). */
   get size(): number {
     return this.nodes;
   }
@@ -67,6 +67,9 @@ export class ProofNodeCache {
     const through = new PgNodeReader(db, logSeq);
     if (this.maxNodes <= 0) return through;
     const id = `${logSeq}/${size}`;
+    // Entered now, nodes or not (a proof in a tree of one leaf reads none): the size is checked.
+    this.touch(id);
+    this.evict(id);
     return {
       getNodes: async (ids) => {
         const known = this.touch(id);
@@ -86,10 +89,14 @@ export class ProofNodeCache {
     };
   }
 
-  /** The node map of one head, made the most recently used (created empty when new). */
+  /** The node map of one head, made the most recently used (created empty when new: it counts as one). */
   private touch(id: string): Map<string, Uint8Array> {
-    const known = this.heads.get(id) ?? new Map<string, Uint8Array>();
-    this.heads.delete(id);
+    let known = this.heads.get(id);
+    if (known) this.heads.delete(id);
+    else {
+      known = new Map<string, Uint8Array>();
+      this.nodes += 1;
+    }
     this.heads.set(id, known);
     return known;
   }
@@ -98,7 +105,7 @@ export class ProofNodeCache {
     for (const [id, known] of this.heads) {
       if (this.nodes <= this.maxNodes) return;
       if (id === keep) continue;
-      this.nodes -= known.size;
+      this.nodes -= known.size + 1;
       this.heads.delete(id);
     }
     // One head alone beyond the bound: start it over rather than grow.
