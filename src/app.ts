@@ -254,7 +254,7 @@ export async function createCore(
       custody,
       box: new EnvelopeSecretBox(keyring),
       schemas: cachedSchemas(new PrismaSchemaRepository(db.prisma), cache),
-      issued: new PrismaIssuedCredentialRepository(db.prisma),
+      issued: new PrismaIssuedCredentialRepository(db),
       issuerPointer: new PrismaIssuerDidPointer(db.prisma),
       ledger,
       templateRepo: new PrismaTemplateRepository(db.prisma, ledger, cache),

@@ -33,6 +33,8 @@ function columnType(prismaType: string, attributes: string): ColumnType | 'other
       return 'jsonb';
     case 'DateTime':
       return 'timestamptz';
+    case 'Boolean':
+      return 'bool';
     default:
       return 'other';
   }

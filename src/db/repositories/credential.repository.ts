@@ -10,7 +10,7 @@ import { GroupSequencer, type LaneBatch } from '../../ledger/group-sequencer';
 import { HeadsBehindError } from '../../ledger/group-append';
 import type { SqlExecutor } from '../sql-executor';
 import { hex, run } from '../sql/statement';
-import { lockStatusLists, writeIssueTick } from '../sql/family-b.sql';
+import { type CredentialRow, credentialById, credentialForTenant, lockStatusLists, statusByte, writeIssueTick } from '../sql/family-b.sql';
 import { isUniqueViolation } from '../prisma-errors';
 import { retryTransaction } from '../transaction-retry';
 
@@ -27,7 +27,7 @@ const TX = { maxWait: 60_000, timeout: 60_000 } as const;
 const MIXED_TICK_OWNER = 'credgate:issuance-tick';
 
 type CredRow = Omit<FamilyBCredentialRecord, 'document' | 'status'> & { document: Prisma.JsonValue; status: string };
-const toRecord = (r: CredRow): FamilyBCredentialRecord => ({
+const toRecord = (r: CredRow | CredentialRow): FamilyBCredentialRecord => ({
   id: r.id,
   tenantId: r.tenantId,
   templateId: r.templateId,
@@ -244,14 +244,15 @@ export class PrismaCredentialRepository {
     return { results, heads: ledger.heads };
   }
 
+  /** A prepared statement on pg (src/db/sql): VP creation and reads of one credential are hot paths. */
   async findForTenant(tenantId: string, id: string): Promise<FamilyBCredentialRecord | null> {
-    const row = await this.prisma.credential.findFirst({ where: { tenantId, id } });
+    const [row] = await run(this.sql, credentialForTenant, [id, tenantId]);
     return row ? toRecord(row) : null;
   }
 
   /** Any tenant's credential by id: derived proofs (ZKP tokens) are checked against it wherever they are shown. */
   async findById(id: string): Promise<FamilyBCredentialRecord | null> {
-    const row = await this.prisma.credential.findUnique({ where: { id } });
+    const [row] = await run(this.sql, credentialById, [id]);
     return row ? toRecord(row) : null;
   }
 
@@ -339,11 +340,9 @@ export class PrismaCredentialRepository {
   async statusBit(listId: string, index: number): Promise<StatusBit | null> {
     const byte = Math.floor(index / 8);
     const at = Number.isSafeInteger(index) && index >= 0 && byte <= MAX_BYTE_INDEX ? byte : -1;
-    const [row] = await this.prisma.$queryRaw<{ issuer_did_id: string; byte: number | null }[]>`
-      SELECT issuer_did_id::text, CASE WHEN ${at}::int >= 0 AND ${at}::int < octet_length(bits) THEN get_byte(bits, ${at}::int) END AS byte
-      FROM status_lists WHERE id = ${listId}::uuid`;
+    const [row] = await run(this.sql, statusByte, [at, listId]);
     if (!row) return null;
-    return { issuerDidId: row.issuer_did_id, revoked: row.byte === null ? null : ((row.byte >> (7 - (index & 7))) & 1) === 1 };
+    return { issuerDidId: row.issuerDidId, revoked: row.byte === null ? null : ((row.byte >> (7 - (index & 7))) & 1) === 1 };
   }
 
   async statusList(id: string): Promise<StatusListRecord | null> {

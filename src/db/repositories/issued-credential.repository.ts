@@ -1,16 +1,30 @@
 import { AppError } from '../../errors';
 import type { CredentialStatus, IssuedCredentialRecord, IssuedCredentialRepository, ZkpStatementRecord } from '../../domain/ports';
-import type { Prisma, PrismaClient } from '../database';
+import type { Database, Prisma, PrismaClient } from '../database';
+import type { SqlExecutor } from '../sql-executor';
+import { hex, run } from '../sql/statement';
+import { insertIssuedCredential, issuedCredentialById, issuedCredentialForTenant } from '../sql/family-a.sql';
 
-type Row = Omit<IssuedCredentialRecord, 'document' | 'status'> & { document: Prisma.JsonValue; status: string };
+type Row = Omit<IssuedCredentialRecord, 'document' | 'status'> & { document: Prisma.JsonValue | Record<string, unknown>; status: string };
 const toRecord = (row: Row): IssuedCredentialRecord => ({
   ...row,
   document: row.document as Record<string, unknown>,
   status: row.status as CredentialStatus,
 });
 
+/**
+ * Family A issued credentials. Issuing and reading one credential (issue, verify, holder proofs)
+ * are hot paths: prepared statements on pg (src/db/sql/family-a.sql.ts). Re-issuance (a
+ * transaction with the superseded row), revocation and ZKP statements stay on Prisma.
+ */
 export class PrismaIssuedCredentialRepository implements IssuedCredentialRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  private readonly prisma: PrismaClient;
+  private readonly sql: SqlExecutor;
+
+  constructor(db: Pick<Database, 'prisma' | 'sql'>) {
+    this.prisma = db.prisma;
+    this.sql = db.sql;
+  }
 
   async create(
     record: Omit<IssuedCredentialRecord, 'createdAt' | 'status' | 'supersededById' | 'revokedAt'>,
@@ -22,7 +36,13 @@ export class PrismaIssuedCredentialRepository implements IssuedCredentialReposit
       sealedSubject: Buffer.from(record.sealedSubject),
       status: 'issued',
     };
-    if (!supersedes) return toRecord(await this.prisma.issuedCredential.create({ data }));
+    if (!supersedes) {
+      const [row] = await run(this.sql, insertIssuedCredential, [
+        record.id, record.tenantId, record.schemaId, record.issuerDidId, record.holderDid, record.holderPublicKeyHex, record.userSignature,
+        record.isEncrypted, JSON.stringify(record.document), hex(record.sealedSubject), record.expiresAt.toISOString(),
+      ]);
+      return toRecord(row!);
+    }
     return this.prisma.$transaction(async (tx) => {
       const row = await tx.issuedCredential.create({ data });
       const prior = await tx.issuedCredential.updateMany({
@@ -36,12 +56,12 @@ export class PrismaIssuedCredentialRepository implements IssuedCredentialReposit
   }
 
   async findById(id: string): Promise<IssuedCredentialRecord | null> {
-    const row = await this.prisma.issuedCredential.findUnique({ where: { id } });
+    const [row] = await run(this.sql, issuedCredentialById, [id]);
     return row ? toRecord(row) : null;
   }
 
   async findForTenant(tenantId: string, id: string): Promise<IssuedCredentialRecord | null> {
-    const row = await this.prisma.issuedCredential.findFirst({ where: { id, tenantId } });
+    const [row] = await run(this.sql, issuedCredentialForTenant, [id, tenantId]);
     return row ? toRecord(row) : null;
   }
 

@@ -48,3 +48,53 @@ export const writeIssueTick = statement<[...CredentialParams, ...ListParams, ...
 
 /** Parameters of the ledger part follow the credentials' and the lists'. */
 export const ISSUE_TICK_PARAMS = CREDENTIAL_PARAMS + LIST_PARAMS + LEDGER_WRITE_PARAMS;
+
+/** A credential row as the repository maps it (uuid columns as text). */
+export interface CredentialRow {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly templateId: string;
+  readonly issuerDidId: string;
+  readonly holder: string | null;
+  readonly document: Record<string, unknown>;
+  readonly credentialHash: Uint8Array;
+  readonly statusListId: string;
+  readonly statusIndex: number;
+  readonly status: string;
+  readonly revokedAt: Date | null;
+  readonly expiresAt: Date;
+}
+
+const CREDENTIAL_COLUMNS = `id, tenant_id::text AS "tenantId", template_id::text AS "templateId", issuer_did_id::text AS "issuerDidId", holder, document,
+  credential_hash AS "credentialHash", status_list_id::text AS "statusListId", status_index AS "statusIndex", status, revoked_at AS "revokedAt", expires_at AS "expiresAt"`;
+const CREDENTIAL_READ = {
+  credentials: {
+    id: 'text', tenant_id: 'uuid', template_id: 'uuid', issuer_did_id: 'uuid', holder: 'text', document: 'jsonb', credential_hash: 'bytea',
+    status_list_id: 'uuid', status_index: 'int4', status: 'text', revoked_at: 'timestamptz', expires_at: 'timestamptz',
+  },
+} as const;
+
+/** Any tenant's credential by id (derived proofs are checked wherever they are shown). */
+export const credentialById = statement<[id: string], CredentialRow>(
+  'credgate_fb_credential_by_id',
+  CREDENTIAL_READ,
+  `SELECT ${CREDENTIAL_COLUMNS} FROM credentials WHERE id = $1::text`,
+);
+
+/** A tenant's own credential (VP creation, GET /credentials/{id}). */
+export const credentialForTenant = statement<[id: string, tenantId: string], CredentialRow>(
+  'credgate_fb_credential_for_tenant',
+  CREDENTIAL_READ,
+  `SELECT ${CREDENTIAL_COLUMNS} FROM credentials WHERE id = $1::text AND tenant_id = $2::uuid`,
+);
+
+/**
+ * One status bit for a verification: the byte holding it (not the 16 KiB list) and the list's
+ * issuer. $1 is the byte offset, -1 for an index out of range (then `byte` is null).
+ */
+export const statusByte = statement<[byte: number, listId: string], { issuerDidId: string; byte: number | null }>(
+  'credgate_fb_status_byte',
+  { status_lists: { id: 'uuid', issuer_did_id: 'uuid', bits: 'bytea' } },
+  `SELECT issuer_did_id::text AS "issuerDidId", CASE WHEN $1::int >= 0 AND $1::int < octet_length(bits) THEN get_byte(bits, $1::int) END AS byte
+   FROM status_lists WHERE id = $2::uuid`,
+);

@@ -1,7 +1,7 @@
 import type { SqlExecutor } from '../sql-executor';
 
 /** A PostgreSQL column type as the hand-written statements bind and read it. */
-export type ColumnType = 'text' | 'uuid' | 'bytea' | 'int4' | 'int8' | 'jsonb' | 'timestamptz';
+export type ColumnType = 'text' | 'uuid' | 'bytea' | 'int4' | 'int8' | 'bool' | 'jsonb' | 'timestamptz';
 
 /**
  * One hand-written statement of a hot path: its text, a stable prepared-statement name, and the
