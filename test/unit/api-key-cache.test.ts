@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiKeyCache } from '../../src/cache/api-key-cache';
-import { LocalInvalidationBus, PgInvalidationBus } from '../../src/cache/invalidation';
+import { type InvalidationBus, LocalInvalidationBus, PgInvalidationBus } from '../../src/cache/invalidation';
 import type { ApiKeyRecord } from '../../src/domain/ports';
 
 /**
@@ -28,7 +28,7 @@ function loader(next: () => ApiKeyRecord | null) {
   return { calls, load: async () => (calls.n++, next()) };
 }
 
-const cacheOf = (ttlMs = 60_000, bus = new LocalInvalidationBus()) => new ApiKeyCache({ maxEntries: 100, bus, ttlMs });
+const cacheOf = (ttlMs = 60_000, bus: InvalidationBus = new LocalInvalidationBus()) => new ApiKeyCache({ maxEntries: 100, bus, ttlMs });
 
 test('a record is served from memory until invalidated; then read again', async () => {
   const id = randomUUID();
