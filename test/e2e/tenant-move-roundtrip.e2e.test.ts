@@ -4,7 +4,8 @@
  * and B credentials, revocations, VC-API issuer instances of eddsa-rdfc-2022 and bbs-2023 with
  * status bits set by a VC-API revoke, an OpenID4VCI offer a wallet redeemed (its Token Status List
  * and delivered-credential records, one revoked alone), another offer by reference, an OID4VP
- * request, API keys, an answered Idempotency-Key). Then the tenant is exported, imported into a
+ * request, API keys, an answered Idempotency-Key, heads cosigned by a `credgate witness` process and
+ * anchored on a local anvil chain). Then the tenant is exported, imported into a
  * fresh deployment B (another database, another master key, so another log key), and every read
  * route of the REST route table and every query operation of the SDK (GraphQL) is asked the same
  * questions on both; the answers must be equal up to the differences listed in `normalise`.
@@ -35,7 +36,10 @@ import { getRoutePatterns, queryFields, sdkQueries } from '../support/read-surfa
 import { TEST_DB_KIND } from '../support/test-db';
 import { readArchive, writeArchive } from '../support/tenant-archive';
 import { graphqlVcApi, restVcApi } from '../support/vc-api-transports';
-import { logVerifierKey } from '../support/witness-process';
+import { type RunningWitness, logVerifierKey, spawnWitness } from '../support/witness-process';
+import { ANVIL_KEY, Anvil } from '../support/anvil';
+import { deployAnchorContract } from '../../src/anchor/evm/deploy';
+import type { Config } from '../../src/config';
 
 jest.setTimeout(600_000);
 
@@ -326,8 +330,20 @@ describe(`a tenant moved with export / import answers every read as before (${TE
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** A and B listen on the same port in turn, so their public URL (and the tenant's URLs) are the same. */
-  const start = (db: typeof source): Promise<TestServer> => db.startServer({ port, env: { publicUrl: `http://${host}` } });
+  /**
+   * A and B listen on the same port in turn, so their public URL (and the tenant's URLs) are the
+   * same; both have the same witness and anchor to the same chain, as a moved tenant's operator
+   * would configure the new deployment.
+   */
+  let outside: Partial<Config> = {};
+  const start = (db: typeof source): Promise<TestServer> => db.startServer({ port, env: { publicUrl: `http://${host}`, ...outside } });
+  let witness: RunningWitness | undefined;
+  const anvil = new Anvil(path.join(dir, 'anvil-state.json'));
+
+  afterAll(async () => {
+    await witness?.stop();
+    await anvil.stop();
+  });
 
   beforeAll(async () => {
     port = await freePort();
@@ -336,9 +352,18 @@ describe(`a tenant moved with export / import answers every read as before (${TE
     targetKey = logVerifierKey(Buffer.from(target.env['CREDGATE_MASTER_KEY']!, 'hex'), host);
     const publicOf = (db: typeof source): string => Buffer.from(publicKeyOf(deriveLedgerSeed(Buffer.from(db.env['CREDGATE_MASTER_KEY']!, 'hex')))).toString('base64');
     logKeys = [sourceKey, targetKey, publicOf(source), publicOf(target)];
+    // The witness knows A's log key only: what it cosigned of A's heads is what must travel.
+    witness = await spawnWitness({ logKeys: [sourceKey], dir, name: 'witness.test/w1' });
+    await anvil.start();
+    const contract = await deployAnchorContract(anvil.url, ANVIL_KEY);
+    outside = {
+      witness: { witnesses: [{ verifierKey: witness.verifierKey, name: witness.name, url: witness.url }], quorum: 1 },
+      anchor: { mode: 'evm', evm: { rpcUrl: anvil.url, contract, privateKey: ANVIL_KEY }, relay: { pollMs: 100, baseDelayMs: 200, maxDelayMs: 1000, leaseMs: 30_000 } },
+    };
     const a = await start(source);
     try {
       await makeTenantData(a, c);
+      await settled(a, c);
       const read = await readEverything(a, c);
       before = read.answers;
       notCompared = read.notCompared;
@@ -416,6 +441,13 @@ describe(`a tenant moved with export / import answers every read as before (${TE
     for (const id of c.vcStatusLists) expect(after.get(`GET /vc-api/status-lists/${id}`)?.status).toBe(200);
   });
 
+  test('the witness and anchor state moved: B serves every head cosigned by the witness and anchored, its receipt re-checked on the chain', () => {
+    for (const l of c.logs) {
+      expect({ log: l.id, cp: after.get(`GET /ledger/${l.id}/checkpoint`) }).toMatchObject({ log: l.id, cp: { status: 200, body: { witnessCosignatures: 1, witnessQuorum: 1, witnesses: [{ name: 'witness.test/w1', cosigned: true, lastError: null }] } } });
+      expect({ log: l.id, a: after.get(`GET /ledger/${l.id}/anchors/${l.size}`) }).toMatchObject({ log: l.id, a: { status: 200, body: { status: 'anchored', check: { status: 'valid' } } } });
+    }
+  });
+
   test('an issuance retried with its Idempotency-Key after the move replays the first answer', () => {
     expect(c.idempotent.first.status).toBe(201);
     expect(replayed).toEqual({ status: 201, replayed: 'true', body: c.idempotent.first.body });
@@ -458,6 +490,35 @@ const EXPECTED_REFUSALS: readonly [RegExp, string][] = [
   [/^(GET \/zk\/issuer-key\/|query ZkIssuerKey ).* -> (404|NOT_FOUND)$/, 'a DID whose key is not a service-held issuer key has no zero-knowledge key document: refused alike'],
   [/^GET \/oid4vp\/request-objects\/.* -> 404$/, 'a redirect_uri request is passed by value: request objects are served for x509 client ids only'],
 ];
+
+/**
+ * Waits until every signed head of the tenant's logs is anchored on the chain and the latest one
+ * of each log cosigned by the witness (both happen in the background), so what A answers is
+ * final and there is witness and anchor state to move.
+ */
+async function settled(a: TestServer, c: Ctx): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const [pending] = await a.app.db.sql.query<{ n: string }>(
+      "SELECT count(*)::text AS n FROM anchor_outbox WHERE status <> 'anchored' AND log_id IN (SELECT '0.0.' || seq::text FROM ledger_logs WHERE tenant_id = $1)",
+      [c.tenantId],
+    );
+    const [uncosigned] = await a.app.db.sql.query<{ n: string }>(
+      'SELECT count(*)::text AS n FROM ledger_heads h JOIN ledger_logs l ON l.seq = h.log_seq WHERE l.tenant_id = $1 AND NOT EXISTS (SELECT 1 FROM ledger_cosignatures s WHERE s.log_seq = h.log_seq AND s.tree_size = h.tree_size)',
+      [c.tenantId],
+    );
+    if (pending!.n === '0' && uncosigned!.n === '0') break;
+    if (Date.now() > deadline) throw new Error(`not settled: ${pending!.n} heads not anchored, ${uncosigned!.n} not cosigned`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const [rows] = await a.app.db.sql.query<{ anchored: string; cosignatures: string }>(
+    `SELECT (SELECT count(*) FROM anchor_outbox WHERE log_id IN (SELECT '0.0.' || seq::text FROM ledger_logs WHERE tenant_id = $1))::text AS anchored,
+            (SELECT count(*) FROM ledger_cosignatures WHERE log_seq IN (SELECT seq FROM ledger_logs WHERE tenant_id = $1))::text AS cosignatures`,
+    [c.tenantId],
+  );
+  expect(Number(rows!.anchored)).toBeGreaterThan(0);
+  expect(Number(rows!.cosignatures)).toBeGreaterThan(0);
+}
 
 /** One of every kind of tenant data, on A, through the public interfaces. */
 async function makeTenantData(a: TestServer, c: Ctx): Promise<void> {
