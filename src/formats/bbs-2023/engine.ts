@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { AppError, invalidInput } from '../../errors';
 import { PUBLISHED_CONTEXTS } from '../../vc/contexts';
 import type { JsonObject } from '../../vc/ports';
@@ -28,11 +31,30 @@ export function checkPointers(pointers: unknown, field: string): string[] {
 
 /** What the worker needs to load: Digital Bazaar's cryptosuite and Multikey by absolute path, and the pinned contexts. */
 export function defaultWorkerData(): BbsWorkerData {
+  const multikeyEntry = require.resolve('@digitalbazaar/bls12-381-multikey');
   return {
     cryptosuiteEntry: require.resolve('@digitalbazaar/bbs-2023-cryptosuite'),
-    multikeyEntry: require.resolve('@digitalbazaar/bls12-381-multikey'),
+    multikeyEntry,
+    ...optional(() => ({ ciphersuitesEntry: ciphersuitesOf(multikeyEntry) })),
     contexts: [...PUBLISHED_CONTEXTS],
   };
+}
+
+/** The ciphersuites module of the bbs-signatures copy `multikeyEntry` loads (by file: the package exports only its index). */
+function ciphersuitesOf(multikeyEntry: string): string {
+  const index = createRequire(multikeyEntry).resolve('@digitalbazaar/bbs-signatures');
+  const file = path.join(path.dirname(index), 'bbs', 'ciphersuites.js');
+  if (!existsSync(file)) throw new Error('no ciphersuites module');
+  return file;
+}
+
+/** A speed-up that may be missing (another library layout): without it, the same results, slower. */
+function optional<T extends object>(make: () => T): T | Record<string, never> {
+  try {
+    return make();
+  } catch {
+    return {};
+  }
 }
 
 export const DEFAULT_BBS_POOL: Omit<BbsPoolOptions, 'workerData'> = { size: 2, deadlineMs: 10_000, queuePerTenant: 16, retryAfterSeconds: 2 };

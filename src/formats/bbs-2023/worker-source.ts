@@ -27,6 +27,11 @@ export type BbsJob =
 export interface BbsWorkerData {
   cryptosuiteEntry: string;
   multikeyEntry: string;
+  /**
+   * @digitalbazaar/bbs-signatures' ciphersuites module (lib/bbs/ciphersuites.js), the one the
+   * Multikey package loads, for the generator cache below; absent or unloadable: no cache.
+   */
+  ciphersuitesEntry?: string;
   /** Pinned contexts: exact URL -> JSON-LD document. */
   contexts: [string, unknown][];
 }
@@ -79,6 +84,43 @@ async function documentLoader(url) {
 }
 
 function isObject(v) { return v !== null && typeof v === 'object' && !Array.isArray(v); }
+
+// Speed (issue 18). The BBS message generators are fixed points: hash-to-curve of a public seed per
+// ciphersuite and message index. @digitalbazaar/bbs-signatures recomputes them on every sign, derive
+// and verify (a fifth of all BBS time here, measured with --cpu-prof), and multiplies each by a
+// scalar with no precomputation. hash_to_curve_g1 is a pure function and the library reads it from
+// the ciphersuite object, so it is memoised there; each memoised point also gets a precomputed
+// window (noble's own fixed-base method, as for the base point), so a generator times a scalar costs
+// additions only. Bounded; the points are public, and the results are bit-identical.
+const MAX_GENERATORS = 2048;
+const GENERATOR_WINDOW = 4;
+function hex(bytes) { return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex'); }
+function memoiseGenerators(entry) {
+  if (!entry) return;
+  let suites;
+  try {
+    suites = require(entry).CIPHERSUITES;
+  } catch {
+    return;
+  }
+  for (const cs of Object.values(suites || {})) {
+    const original = cs && cs.hash_to_curve_g1;
+    if (typeof original !== 'function') continue;
+    const memo = new Map();
+    cs.hash_to_curve_g1 = function (msg, dst) {
+      const key = hex(dst) + ':' + hex(msg);
+      let point = memo.get(key);
+      if (point === undefined) {
+        point = original.call(this, msg, dst);
+        if (memo.size < MAX_GENERATORS) {
+          if (typeof point.precompute === 'function') point.precompute(GENERATOR_WINDOW);
+          memo.set(key, point);
+        }
+      }
+      return point;
+    };
+  }
+}
 
 function splitProof(document) {
   if (!isObject(document)) throw new Refusal('input', 'the credential is not a JSON object');
@@ -176,6 +218,7 @@ async function handle(job) {
   try {
     suite = require(workerData.cryptosuiteEntry);
     Multikey = require(workerData.multikeyEntry);
+    memoiseGenerators(workerData.ciphersuitesEntry);
   } catch (e) {
     parentPort.postMessage({ type: 'init-error', message: String(e && e.message) });
     return;
