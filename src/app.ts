@@ -198,6 +198,7 @@ export async function createCore(
     // The log reads and repairs its heads on the primary only (a repair must not start from a replica's past).
     const { ledger, cosigner } = withWitnesses(opened.prisma, config.witness, { clock: options.clock ?? systemClock, logger }, (onSigned) =>
       createLedger(opened.prisma, {
+        sql: opened.sql,
         seed,
         origin: `${new URL(config.publicUrl).host}/ledger`,
         clock: options.clock ?? systemClock,
@@ -208,7 +209,7 @@ export async function createCore(
     const writes = createWriteGate(config);
     // A tenant's write queue bound applies to each of its issuers' sequencer lanes.
     const credentialRepo = new PrismaCredentialRepository(db, ledger, { ...config.batch, maxQueued: config.fairness.tenantWriteQueue }, writes, cache);
-    const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma));
+    const custody = new EnvelopeKeyCustody(keyring, new PrismaManagedKeyRepository(db.prisma, db.sql));
     // OpenID4VC signing keys: the operator's certificate, key and anchors are read (and checked) once, here.
     const oid4vcKeys = new Oid4vcKeysService({
       repo: new PrismaOid4vcKeyRepository(db.prisma),

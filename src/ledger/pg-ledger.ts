@@ -8,6 +8,8 @@ import type { AppendResult, FoundEntry, Ledger, LedgerCheckpoint, LedgerEntry } 
 import { appendEntries, checkEntryHash, logNotFound } from './batch-append';
 import { type LogAppend, type PreparedAppend, prepareGroupAppend } from './group-append';
 import type { SqlExecutor } from '../db/sql-executor';
+import { findLeaf } from '../db/sql/ledger.sql';
+import { hex, run } from '../db/sql/statement';
 import { HeadKeeper } from './head-keeper';
 import { type LogHeadOptions, PgLogHeads } from './log-heads';
 import { parseLedgerId } from './log-id';
@@ -28,6 +30,12 @@ export interface LedgerOptions {
   readonly logger?: Logger;
   /** Told of every stored head after `advance` (witness cosigning); must not block. */
   readonly onSigned?: LogHeadOptions['onSigned'];
+  /**
+   * The pg/PGlite executor of the same database: a verification's leaf lookup (`findEntry`) runs
+   * as a prepared statement on it (src/db/sql/ledger.sql.ts) instead of a Prisma query. Without
+   * it (tools and tests with only a Prisma client) the lookup goes through Prisma.
+   */
+  readonly sql?: SqlExecutor;
 }
 
 /** Most leaf hashes one `leafHashes` call returns. */
@@ -60,6 +68,7 @@ export class PgLedger implements Ledger {
   /** Holds the signing key (in an ES-private field): the only signer of checkpoints. */
   readonly heads: PgLogHeads;
   private readonly keeper: HeadKeeper;
+  private readonly sql: SqlExecutor | undefined;
   /** Proof nodes of heads already proven against (verification reads), per (log, size). */
   private readonly proofNodes = new ProofNodeCache();
 
@@ -69,6 +78,7 @@ export class PgLedger implements Ledger {
   ) {
     if (!isValidKeyName(options.origin)) throw new Error('ledger origin must be a valid note key name (no spaces or "+")');
     if (options.seed.length !== 32) throw new Error('ledger seed must be 32 bytes');
+    this.sql = options.sql;
     this.heads = new PgLogHeads(prisma, {
       seed: options.seed,
       origin: options.origin,
@@ -102,10 +112,9 @@ export class PgLedger implements Ledger {
   async findEntry(logId: string, entryHash: Uint8Array): Promise<FoundEntry | null> {
     const logSeq = parseLedgerId(logId);
     const hash = checkEntryHash(entryHash);
-    const row = await this.prisma.ledgerLeaf.findUnique({
-      where: { logSeq_entryHash: { logSeq, entryHash: hash } },
-      select: { index: true, kind: true, ref: true, leafHash: true },
-    });
+    const row = this.sql
+      ? (await run(this.sql, findLeaf, [logSeq.toString(), hex(hash)]))[0]
+      : await this.prisma.ledgerLeaf.findUnique({ where: { logSeq_entryHash: { logSeq, entryHash: hash } }, select: { index: true, kind: true, ref: true, leafHash: true } });
     if (!row) {
       await this.head(logSeq);
       return null;

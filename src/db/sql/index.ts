@@ -1,5 +1,6 @@
 import * as familyA from './family-a.sql';
 import * as familyB from './family-b.sql';
+import * as keys from './keys.sql';
 import * as ledger from './ledger.sql';
 import type { Statement } from './statement';
 
@@ -13,4 +14,4 @@ const isStatement = (v: unknown): v is Statement<readonly unknown[], unknown> =>
  * added to one of these modules is checked against prisma/schema.prisma and PREPAREd without
  * being registered anywhere else.
  */
-export const ALL_STATEMENTS: readonly Statement<readonly unknown[], unknown>[] = [...Object.values(familyA), ...Object.values(familyB), ...Object.values(ledger)].flatMap((v: unknown) => (isStatement(v) ? [v] : []));
+export const ALL_STATEMENTS: readonly Statement<readonly unknown[], unknown>[] = [...Object.values(familyA), ...Object.values(familyB), ...Object.values(keys), ...Object.values(ledger)].flatMap((v: unknown) => (isStatement(v) ? [v] : []));

@@ -103,3 +103,10 @@ export const writeLedger = statement<LedgerWriteParams, { ok: number }>(
 );
 
 export { LEDGER_USES };
+
+/** A leaf by its entry hash (a verification's ledger check). */
+export const findLeaf = statement<[seq: string, entryHash: string], { index: number; kind: string; ref: string; leafHash: Uint8Array }>(
+  'credgate_ledger_find_leaf',
+  { ledger_leaves: { log_seq: 'int8', entry_hash: 'bytea', index: 'int4', kind: 'text', ref: 'text', leaf_hash: 'bytea' } },
+  `SELECT index, kind, ref, leaf_hash AS "leafHash" FROM ledger_leaves WHERE log_seq = $1::bigint AND entry_hash = decode($2::text, 'hex')`,
+);
