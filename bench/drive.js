@@ -9,13 +9,19 @@ const autocannon = require('autocannon');
 const { cpuMs, peakRssMb, resetPeakRss } = require('./proc');
 const { latencySummary } = require('./stats');
 
-/** Wraps a run with CPU time and peak RSS of process `pid`; `count` is the number of completed operations. */
+/**
+ * Wraps a run with CPU time and peak RSS of process `pid`, or of every process in `pid` when it is
+ * a list (a cluster primary and its workers: CPU summed, peak RSS summed); `count` is the number of
+ * completed operations.
+ */
 async function measured(pid, run) {
-  resetPeakRss(pid);
-  const cpu0 = cpuMs(pid);
+  const pids = Array.isArray(pid) ? pid : [pid];
+  const sum = (f) => pids.reduce((a, p) => a + f(p), 0);
+  for (const p of pids) resetPeakRss(p);
+  const cpu0 = sum(cpuMs);
   const r = await run();
-  const cpu = cpuMs(pid) - cpu0;
-  return { ...r, cpuMsPerOp: r.count > 0 ? cpu / r.count : NaN, peakRssMb: peakRssMb(pid) };
+  const cpu = sum(cpuMs) - cpu0;
+  return { ...r, cpuMsPerOp: r.count > 0 ? cpu / r.count : NaN, peakRssMb: sum(peakRssMb) };
 }
 
 /**
@@ -39,7 +45,7 @@ async function driveService(server, req, apiKey, { connections, durationMs, over
         },
       }
     : { method: req.method, path: req.path, body: req.body, headers: { ...base, ...req.headers } };
-  return measured(server.pid, async () => {
+  return measured(server.pids ? server.pids() : server.pid, async () => {
     const result = await autocannon({
       url: server.baseUrl,
       connections,

@@ -75,9 +75,15 @@ function serviceEnv({ databaseUrl: url, port, masterKey }) {
 /**
  * Starts `node [nodeArgs] dist/main.js` and waits for /readyz. `stop()` sends SIGTERM (the
  * service drains and exits, which also writes a --cpu-prof profile) and waits for the exit.
+ * With `workers` > 1: `dist/cli.js start --workers N` (a node:cluster primary and N workers on the
+ * port), ready once the primary reports every worker listening; `pids()` then names the primary
+ * and its workers, so CPU and memory are read over all of them.
  */
-async function startServer(root, env, { nodeArgs = [] } = {}) {
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'dist', 'main.js')], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+async function startServer(root, env, { nodeArgs = [], workers = 1 } = {}) {
+  const cluster = workers > 1;
+  const entry = cluster ? [path.join(root, 'dist', 'cli.js'), 'start', '--workers', String(workers)] : [path.join(root, 'dist', 'main.js')];
+  const child = spawn(process.execPath, [...nodeArgs, ...entry], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe', ...(cluster ? ['ipc'] : [])] });
+  const allListening = cluster ? new Promise((resolve) => child.on('message', (m) => m === 'ready' && resolve())) : Promise.resolve();
   let stderr = '';
   child.stderr.on('data', (d) => {
     stderr = (stderr + d).slice(-4000);
@@ -99,8 +105,19 @@ async function startServer(root, env, { nodeArgs = [] } = {}) {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  let timer;
+  const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`not every worker listened within 60 s: ${stderr}`)), 60_000)));
+  try {
+    await Promise.race([allListening, late]);
+  } catch (e) {
+    child.kill('SIGKILL');
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
   return {
     pid: child.pid,
+    pids: () => (cluster ? [child.pid, ...childPids(child.pid)] : [child.pid]),
     baseUrl,
     stderr: () => stderr,
     async stop() {
@@ -111,6 +128,15 @@ async function startServer(root, env, { nodeArgs = [] } = {}) {
       return result;
     },
   };
+}
+
+/** The children of a process (Linux: /proc/<pid>/task/<pid>/children), e.g. a cluster primary's workers. */
+function childPids(pid) {
+  try {
+    return require('node:fs').readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
 }
 
 module.exports = { createDatabase, dropDatabase, freePort, serviceEnv, startServer };

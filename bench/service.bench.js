@@ -19,6 +19,8 @@
  * Then the scaling runs: Family B issue and verify on issuer logs pre-filled to 10^3, 10^5 and 10^6
  * leaves (bench/prefill.js), and issue with 1, 10 and 100 issuers (one tenant each) at once.
  *
+ * --workers=N: run Credgate as `credgate start --workers N` (node:cluster; CPU per operation and
+ * RSS are then summed over the primary and its workers; no --profile).
  * --quick: 1.5 s runs, one round, no 10^6 log (a smoke run). --only=: a comma list of operations
  * (faIssue, faVerify, fbIssue, fbVerify, vpCreate, vpVerify) and/or sections (matrix, prefill,
  * issuers, profile, wallets). wallets: the OID4VCI and OID4VP flows against the libraries alone
@@ -47,6 +49,12 @@ const { median, ratio, judgeTargets } = require('./stats');
 const QUICK = args.quick === 'true';
 const DURATION_MS = Number(args.duration ?? (QUICK ? 1.5 : 4)) * 1000;
 const ROUNDS = Number(args.rounds ?? (QUICK ? 1 : 2));
+/** --workers=N: Credgate as `credgate start --workers N` (node:cluster); CPU and RSS summed over the primary and its workers. */
+const WORKERS = Number(args.workers ?? 1);
+if (!Number.isInteger(WORKERS) || WORKERS < 1) {
+  console.error('bench: --workers must be a positive integer');
+  process.exit(2);
+}
 const CONNECTIONS = 16;
 const OPS = ['faIssue', 'faVerify', 'fbIssue', 'fbVerify', 'vpCreate', 'vpVerify'];
 const VERAMO_OP = { faIssue: 'issue', fbIssue: 'issue', faVerify: 'verify', fbVerify: 'verify', vpCreate: 'vpCreate', vpVerify: 'vpVerify' };
@@ -65,7 +73,8 @@ if (unknown.length > 0) {
 }
 /** Sections to run: all but the profile by default; --only narrows (operations alone: the matrix only). */
 function runs(section) {
-  const profile = args.profile === 'true';
+  // One profile file per process would be written under a cluster; the profile section profiles one.
+  const profile = args.profile === 'true' && WORKERS === 1;
   if (onlySections.length > 0) return onlySections.includes(section) || (section === 'profile' && profile);
   if (onlyOps.length > 0) return section === 'matrix' || (section === 'profile' && profile);
   return section === 'profile' ? profile : true;
@@ -107,7 +116,7 @@ async function main() {
     const issuerTenants = Array.from({ length: Math.max(...ISSUER_COUNTS) }, (_, i) => `bench-issuer-${i}`);
     const keys = await createTenantKeys(ROOT, env, ['bench-main', ...(runs('issuers') ? issuerTenants : [])]);
     const mainKey = keys['bench-main'];
-    server = await startServer(ROOT, env);
+    server = await startServer(ROOT, env, { workers: WORKERS });
     log('bench: setting up parties');
     const main = await setupMain(ROOT, server.baseUrl, mainKey);
     const scaling = runs('prefill') ? await Promise.all(PREFILL_SIZES.map(() => setupScalingIssuer(main.sdk, main.fbHolder.did))) : [];
@@ -117,7 +126,7 @@ async function main() {
       // Prefill with the service stopped (nothing may append meanwhile), then start it afresh.
       await server.stop();
       await prefillAll(db.url, scaling, env);
-      server = await startServer(ROOT, env);
+      server = await startServer(ROOT, env, { workers: WORKERS });
     }
 
     veramo = await startVeramo();
@@ -180,6 +189,7 @@ function meta(veramoVersions) {
     durationSeconds: DURATION_MS / 1000,
     rounds: ROUNDS,
     connections: CONNECTIONS,
+    workers: WORKERS,
   };
 }
 

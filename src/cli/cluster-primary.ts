@@ -60,6 +60,9 @@ export async function runPrimary(workers: number, env: NodeJS.ProcessEnv): Promi
       if (!announced && listening.size >= workers) {
         announced = true;
         logger.info({ workers, port: config.port }, 'credgate cluster: every worker listening');
+        // A supervisor that started us with an IPC channel hears it too: 'ready' is what PM2's
+        // wait_ready waits for, and what the bench waits for before it measures.
+        process.send?.('ready');
       }
     });
     cluster.on('exit', (worker, exitCode, signal) => {

@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { type FaultWorld, createFaultWorld, expectConsistentStore, expectLogsRecompute, fbIssueBody, killQuietly } from '../support/fault-service';
 import { type FamilyBTransport, graphqlFamilyB, restFamilyB } from '../support/family-b-transports';
 import { endpointAt } from '../support/harness';
-import { type RunningService, runCliAsync, startService } from '../support/process';
+import { DIST, ROOT, type RunningService, cleanEnv, freePort, requireBuild, runCliAsync } from '../support/process';
 
 /**
  * `credgate start --workers 2` on PostgreSQL, started once as a child process: a node:cluster
@@ -60,11 +62,43 @@ const workerPids = (): number[] =>
 /** Which workers answered requests to `path` (the access line of each request names its worker). */
 const workersServing = (path: string): Set<number> => new Set(logLines().filter((l) => l.msg === 'request' && l.method === 'POST' && l.path === path && l.status !== undefined && l.status < 300).map((l) => l.worker!));
 
+/**
+ * `credgate start --workers 2` with an IPC channel, as a supervisor (PM2's wait_ready, the bench)
+ * starts it: ready when the primary sends 'ready', which it does once every worker listens.
+ */
+async function startCluster(env: Record<string, string>): Promise<RunningService> {
+  requireBuild();
+  const port = await freePort();
+  const proc = spawn(process.execPath, [path.join(DIST, 'cli.js'), 'start', '--workers', '2'], { cwd: ROOT, env: cleanEnv({ ...env, PORT: String(port) }), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  proc.stdout!.on('data', (d: Buffer) => stdout.push(...d.toString().split('\n').filter(Boolean)));
+  proc.stderr!.on('data', (d: Buffer) => stderr.push(...d.toString().split('\n').filter(Boolean)));
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  const service: RunningService = { url: `http://127.0.0.1:${port}`, proc, stdout, stderr, stop: () => (proc.kill('SIGTERM'), exited) };
+  // Known before it is ready, so afterAll ends it whatever happens.
+  svc = service;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no 'ready' from the primary: ${stderr.join('\n')}`)), 60_000);
+    proc.on('message', (m) => {
+      if (m !== 'ready') return;
+      clearTimeout(timer);
+      resolve();
+    });
+    proc.on('exit', () => reject(new Error(`the primary exited during start-up: ${stderr.join('\n')}`)));
+  });
+  return service;
+}
+
 beforeAll(async () => {
   world = await createFaultWorld('postgres');
   // Small batches and a wide window: several batches of both workers queue at once.
-  svc = await startService(world.env({ CREDGATE_BATCH_WINDOW_MS: '20', CREDGATE_BATCH_MAX: '8' }), ['cli.js', 'start', '--workers', '2']);
-  await untilLogged((lines) => lines.some((l) => l.role === 'primary' && l.msg === 'credgate cluster: every worker listening'), 'both workers listening');
+  svc = await startCluster(world.env({ CREDGATE_BATCH_WINDOW_MS: '20', CREDGATE_BATCH_MAX: '8' }));
+  // 'ready' follows the workers' listening events; their own log lines may trail it on the pipe.
+  await untilLogged(
+    (lines) => lines.filter((l) => l.msg === 'credgate listening').length === 2 && lines.some((l) => l.role === 'primary' && l.msg === 'credgate cluster: every worker listening'),
+    'both workers listening',
+  );
   const live = endpointAt(svc.url);
   b = { REST: restFamilyB(live), GraphQL: graphqlFamilyB(live) };
 });
@@ -75,8 +109,9 @@ afterAll(async () => {
   await world?.db.drop();
 });
 
-test('the primary migrated and checked the key before forking; two workers serve', () => {
+test("the primary migrated and checked the key before forking, and said 'ready' to its supervisor once both workers listened", () => {
   const lines = logLines();
+  expect(lines.filter((l) => l.role === 'primary' && l.msg === 'credgate cluster: every worker listening')).toHaveLength(1);
   const prepared = lines.findIndex((l) => l.role === 'primary' && l.msg === 'database migrated and master key checked: starting the workers');
   const firstWorkerLine = lines.findIndex((l) => l.worker !== undefined);
   expect(prepared).toBeGreaterThan(-1);
