@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type FaultWorld, createFaultWorld, expectConsistentStore, expectLogsRecompute, fbIssueBody, killQuietly } from '../support/fault-service';
 import { type FamilyBTransport, graphqlFamilyB, restFamilyB } from '../support/family-b-transports';
@@ -13,7 +14,8 @@ import { DIST, ROOT, type RunningService, cleanEnv, freePort, requireBuild, runC
  * lock of src/ledger/sequencer.ts orders the workers' batches, so every credential verifies and
  * the log, nodes, heads and status slots agree (`credgate ledger verify` too). A worker killed
  * outright is replaced; SIGTERM to the primary drains both workers (no credential answered 201 is
- * lost) and exits 0.
+ * lost) and exits 0. Without DATABASE_URL (embedded PGlite, one process) more than one worker is
+ * refused in one line.
  */
 jest.setTimeout(240_000);
 
@@ -194,4 +196,20 @@ test('SIGTERM to the primary drains both workers: exit 0, every credential answe
   expect(verify.stderr).not.toMatch(/problem/);
   expect(verify.status).toBe(0);
   expect(JSON.parse(verify.stdout.trim().split('\n').at(-1)!)).toMatchObject({ ok: true, problems: 0 });
+});
+
+test('more than one worker on the embedded database is refused in one line, exit 2, before anything opens', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'credgate-workers-pglite-'));
+  try {
+    const r = await runCliAsync(['start', '--workers', '2'], { CREDGATE_DATA_DIR: dataDir });
+    expect(r).toMatchObject({ status: 2, stdout: '' });
+    expect(r.stderr).toBe('credgate: invalid configuration: --workers 2 needs DATABASE_URL: the embedded database (PGlite) serves one process; use PostgreSQL or run one worker\n');
+    // Refused before the database (or its folder lock) was touched.
+    expect(readdirSync(dataDir)).toEqual([]);
+    const env = await runCliAsync(['start'], { CREDGATE_DATA_DIR: dataDir, CREDGATE_WORKERS: '3' });
+    expect(env.status).toBe(2);
+    expect(env.stderr).toMatch(/^credgate: invalid configuration: --workers 3 needs DATABASE_URL: [^\n]+\n$/);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
