@@ -105,6 +105,11 @@ export interface ArchiveTable {
   readonly name: string;
   /** The tenant's rows of the table, `$1` being the tenant id (export reads them; import checks references with it). */
   readonly where: string;
+  /**
+   * Further conditions on the rows export writes. Never part of `where`: the import's reference
+   * check must see every row of the tenant an archive brings, including one export would not write.
+   */
+  readonly exportOnly?: string;
   readonly order: string;
   /**
    * How a row names its tenant: the tenant row itself, its `tenant_id`, its `log_seq` (a log of the
@@ -169,7 +174,8 @@ export const ARCHIVE_TABLES: readonly ArchiveTable[] = [
   {
     name: 'idempotency_keys',
     // tenant_id is text here: compared as ($1::uuid)::text so $1 keeps the uuid type it has in every other scope.
-    where: 'tenant_id = ($1::uuid)::text AND status IS NOT NULL AND expires_at > now() AND api_key_id IN (SELECT id::text FROM api_keys WHERE tenant_id = $1)',
+    where: 'tenant_id = ($1::uuid)::text',
+    exportOnly: 'status IS NOT NULL AND expires_at > now() AND api_key_id IN (SELECT id::text FROM api_keys WHERE tenant_id = $1)',
     order: 'api_key_id, key',
     owner: 'tenant',
     since: 2,

@@ -82,7 +82,7 @@ export async function exportTenant(
       for (const table of ARCHIVE_TABLES) {
         rows[table.name] = 0;
         for (let offset = 0; ; offset += PAGE) {
-          const page = await tx.query<{ row: Row }>(`SELECT to_jsonb(t.*) AS row FROM "${table.name}" t WHERE ${table.where} ORDER BY ${table.order} LIMIT ${PAGE} OFFSET ${offset}`, [tenantId]);
+          const page = await tx.query<{ row: Row }>(`SELECT to_jsonb(t.*) AS row FROM "${table.name}" t WHERE ${rowsOf(table)} ORDER BY ${table.order} LIMIT ${PAGE} OFFSET ${offset}`, [tenantId]);
           for (const { row } of page) {
             if (table.sealed) reseal(keys.keyring, archive.kek, table, row);
             await write(JSON.stringify({ table: table.name, row }));
@@ -106,8 +106,11 @@ export async function exportTenant(
   return { tenant: slug, lines: mac.count + 1, rows };
 }
 
+/** The rows of a table export writes: the tenant's, narrowed by the table's export-only conditions. */
+const rowsOf = (table: ArchiveTable): string => (table.exportOnly ? `(${table.where}) AND (${table.exportOnly})` : table.where);
+
 async function count(tx: SqlExecutor, table: ArchiveTable, tenantId: string): Promise<number> {
-  const r = await tx.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${table.name}" WHERE ${table.where}`, [tenantId]);
+  const r = await tx.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${table.name}" WHERE ${rowsOf(table)}`, [tenantId]);
   return Number(r[0]!.n);
 }
 

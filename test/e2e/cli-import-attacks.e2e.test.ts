@@ -14,6 +14,7 @@ import { publicKeyOf } from '../../src/domain/merkle';
 import { cliDatabase } from '../support/cli-database';
 import { unwrap } from '../support/family-a-fixtures';
 import { type FbParty, fbParty, fbTransports } from '../support/family-b-fixtures';
+import { request } from '../support/http';
 import { runCli } from '../support/process';
 import { type EditableArchive, copyArchive, readArchive, rebuildLog, resignHead, rowsOf, writeArchive } from '../support/tenant-archive';
 import { logVerifierKey } from '../support/witness-process';
@@ -36,7 +37,10 @@ const SNAPSHOT_SQL = `SELECT json_build_object(
   'ledger_nodes', (SELECT count(*) FROM ledger_nodes), 'ledger_heads', (SELECT json_agg(h ORDER BY h.log_seq) FROM ledger_heads h),
   'credentials', (SELECT json_agg(c.id ORDER BY c.id) FROM credentials c), 'issued_credentials', (SELECT count(*) FROM issued_credentials),
   'vc_templates', (SELECT count(*) FROM vc_templates), 'credential_schemas', (SELECT count(*) FROM credential_schemas),
-  'status_lists', (SELECT json_agg(json_build_object('id', s.id, 'bits', encode(s.bits, 'hex'), 'version', s.version) ORDER BY s.id) FROM status_lists s)
+  'status_lists', (SELECT json_agg(json_build_object('id', s.id, 'bits', encode(s.bits, 'hex'), 'version', s.version) ORDER BY s.id) FROM status_lists s),
+  'vc_issuers', (SELECT json_agg(json_build_object('id', i.id, 'default', i.default_tenant_id) ORDER BY i.id) FROM vc_issuers i),
+  'vc_status_lists', (SELECT count(*) FROM vc_status_lists), 'idempotency_keys', (SELECT count(*) FROM idempotency_keys),
+  'anchor_outbox', (SELECT count(*) FROM anchor_outbox), 'ledger_cosignatures', (SELECT count(*) FROM ledger_cosignatures)
 ) AS snapshot`;
 
 describe('credgate import refuses forged archives atomically', () => {
@@ -49,7 +53,7 @@ describe('credgate import refuses forged archives atomically', () => {
   /** The issuer's credential log (its DID's topic): the log the attacks rewrite. */
   let topicSeq = '';
   /** Another tenant of the target database: its status list and logs are what a crafted row reaches for. */
-  let victim: { statusListId: string; usedIndexes: number[]; templateTopicId: string };
+  let victim: { statusListId: string; usedIndexes: number[]; templateTopicId: string; tenantId: string; apiKeyId: string };
   let before: unknown;
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,7 +66,11 @@ describe('credgate import refuses forged archives atomically', () => {
       party = await fbParty(server, 'REST');
       tenant = (await server.app.db.sql.query<{ slug: string }>('SELECT t.slug FROM tenants t JOIN dids d ON d.tenant_id = t.id WHERE d.did = $1', [party.issuer.did]))[0]!.slug;
       credential = await party.issue();
-      await party.issue();
+      // The second credential with an Idempotency-Key, and the tenant's default VC-API issuer (made by its
+      // first VC-API use): rows of tables archive version 2 added, for the attacks on them.
+      const body = { templateId: party.template['templateId'], credentialSubject: { name: 'Ada', birthDate: '1985-01-01', employeeNo: 9 }, holder: party.holder.did };
+      expect((await request(server.baseUrl, 'POST', '/credentials', { headers: { 'X-API-Key': party.keys.issuer, 'Idempotency-Key': 'k1' }, body })).status).toBe(201);
+      expect((await request(server.baseUrl, 'GET', '/vc-api/issuers', { headers: { 'X-API-Key': party.keys.issuer } })).status).toBe(200);
     } finally {
       await server.close();
     }
@@ -73,7 +81,9 @@ describe('credgate import refuses forged archives atomically', () => {
       const [list] = await victimServer.app.db.sql.query<{ id: string }>('SELECT id FROM status_lists');
       const used = await victimServer.app.db.sql.query<{ status_index: number }>('SELECT status_index FROM credentials');
       const [did] = await victimServer.app.db.sql.query<{ template_topic_id: string }>('SELECT template_topic_id FROM dids WHERE did = $1', [v.issuer.did]);
-      victim = { statusListId: list!.id, usedIndexes: used.map((u) => u.status_index), templateTopicId: did!.template_topic_id };
+      const [owner] = await victimServer.app.db.sql.query<{ tenant_id: string }>('SELECT tenant_id FROM dids WHERE did = $1', [v.issuer.did]);
+      const [key] = await victimServer.app.db.sql.query<{ id: string }>('SELECT id FROM api_keys WHERE tenant_id = $1 LIMIT 1', [owner!.tenant_id]);
+      victim = { statusListId: list!.id, usedIndexes: used.map((u) => u.status_index), templateTopicId: did!.template_topic_id, tenantId: owner!.tenant_id, apiKeyId: key!.id };
       before = (await victimServer.app.db.sql.query<{ snapshot: unknown }>(SNAPSHOT_SQL))[0]!.snapshot;
     } finally {
       await victimServer.close();
@@ -142,6 +152,45 @@ describe('credgate import refuses forged archives atomically', () => {
         rowsOf(a, 'dids').find((d) => d['did'] === party.issuer.did)!['topic_id'] = victim.templateTopicId;
       },
       /dids [^ ]+: topic_id \(0\.0\.\d+\) names a ledger_logs row that is not the imported tenant's/,
+    ],
+    [
+      // The default VC-API issuer is looked up by default_tenant_id: this row would become the other tenant's default signer.
+      "a VC-API issuer naming another tenant as the tenant it is the default of",
+      async (a) => {
+        rowsOf(a, 'vc_issuers')[0]!['default_tenant_id'] = victim.tenantId;
+      },
+      /vc_issuers [^ ]+: default_tenant_id \([0-9a-f-]+\) names a tenants row that is not the imported tenant's/,
+    ],
+    [
+      "an idempotency record of another tenant's API key (its holder would be replayed this tenant's answer)",
+      async (a) => {
+        rowsOf(a, 'idempotency_keys')[0]!['api_key_id'] = victim.apiKeyId;
+      },
+      /idempotency_keys row: api_key_id \([0-9a-f-]+\) names a api_keys row that is not the imported tenant's/,
+    ],
+    [
+      'an anchor row stating a root its leaves do not give (this deployment would publish it)',
+      async (a) => {
+        const row = rowsOf(a, 'anchor_outbox').find((r) => r['log_id'] === `0.0.${topicSeq}` && Number(r['tree_size']) === 2)!;
+        row['root_hash'] = `\\x${randomBytes(32).toString('hex')}`;
+        row['note'] = null;
+      },
+      /does not recompute: log 0\.0\.\d+: the anchor row of size 2 states a root its leaves do not give/,
+    ],
+    [
+      "an anchor row whose checkpoint is not the exporter's signature over its size and root",
+      async (a) => {
+        const row = rowsOf(a, 'anchor_outbox').find((r) => r['log_id'] === `0.0.${topicSeq}` && Number(r['tree_size']) === 2)!;
+        row['root_hash'] = `\\x${randomBytes(32).toString('hex')}`;
+      },
+      /the anchored checkpoint of log 0\.0\.\d+ \(size 2\) is not signed under --source-log-key/,
+    ],
+    [
+      'a table version 2 added, in an archive that says it is of version 1',
+      async (a) => {
+        a.header.version = 1;
+      },
+      /table vc_issuers is not part of archive version 1/,
     ],
     [
       'a row of another tenant',
