@@ -1,6 +1,6 @@
-import { sha256 } from '@noble/hashes/sha2.js';
 import { AppError } from '../../errors';
 import { canonizeJsonLd, type DocumentLoader } from '../contexts';
+import { proofHashes } from './proof-hashes';
 import { parseDetachedEdDsaJws, signDetachedEdDsaJws, verifyDetachedEdDsaJws, type JwsVerification } from './detached-jws';
 
 /**
@@ -46,15 +46,6 @@ function isJsonObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
-}
-
-const utf8 = new TextEncoder();
-
 /**
  * The 64 bytes the suite signs: `sha256(canonical proof options) || sha256(canonical document)`.
  * `document` must already be without `proof`; `proofOptions` without `jws`. Throws
@@ -66,9 +57,10 @@ export async function createVerifyData(
   documentLoader: DocumentLoader,
   base?: string,
 ): Promise<Uint8Array> {
-  const canonicalProof = await canonizeJsonLd({ '@context': document['@context'], ...proofOptions }, documentLoader, base);
-  const canonicalDocument = await canonizeJsonLd(document, documentLoader, base);
-  return concatBytes(sha256(utf8.encode(canonicalProof)), sha256(utf8.encode(canonicalDocument)));
+  // The proof options are canonicalised under the document's @context (theirs, if they carry one, wins).
+  const proofConfig = { '@context': document['@context'], ...proofOptions };
+  const hashes = await proofHashes({ document, proofConfig, canonicalization: 'rdfc', hash: 'sha256', documentLoader, ...(base !== undefined ? { base } : {}) });
+  return hashes.hashData;
 }
 
 /**

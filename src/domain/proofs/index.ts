@@ -18,3 +18,4 @@ export {
   type JwsVerification,
   type ParsedDetachedJws,
 } from './detached-jws';
+export { proofHashes, type ProofHashInput, type ProofHashes } from './proof-hashes';

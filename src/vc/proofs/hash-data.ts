@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-import { canonicalize } from '../../domain/canonical';
-import { activeJsonLdBudget, assertWithinJsonLdBudget, canonizeJsonLd, type DocumentLoader } from '../../domain/contexts';
+import { activeJsonLdBudget, assertWithinJsonLdBudget, type DocumentLoader } from '../../domain/contexts';
+import { type ProofHashes, proofHashes } from '../../domain/proofs/proof-hashes';
 import { currentBudget } from '../net/request-budget';
 import type { JsonObject } from '../ports';
 import type { DataIntegritySuite } from './suites';
@@ -15,16 +14,8 @@ export interface HashInput {
   readonly documentLoader: DocumentLoader;
 }
 
-export interface HashIntermediates {
-  readonly canonicalProofConfig: string;
-  readonly canonicalDocument: string;
-  readonly proofHash: Uint8Array;
-  readonly documentHash: Uint8Array;
-  /** `hash(proofConfig) || hash(document)`: what is signed. */
-  readonly hashData: Uint8Array;
-}
-
-const digest = (algorithm: string, text: string): Uint8Array => new Uint8Array(createHash(algorithm).update(text, 'utf8').digest());
+/** `hash(proofConfig) || hash(document)` and the steps to it. */
+export type HashIntermediates = ProofHashes;
 
 /**
  * The data a Data Integrity proof signs (vc-data-integrity §4, vc-di-eddsa §3, vc-di-ecdsa §3):
@@ -35,26 +26,15 @@ const digest = (algorithm: string, text: string): Uint8Array => new Uint8Array(c
  * context).
  */
 export async function hashData(input: HashInput): Promise<HashIntermediates> {
-  let canonicalProofConfig: string;
-  let canonicalDocument: string;
-  if (input.suite.canonicalization === 'jcs') {
-    // JCS is linear, but not free: the structural budget RDFC documents must fit applies here
-    // too (review 3: a JCS credential with 6,000 status entries skipped it).
-    assertWithinJsonLdBudget(input.unsecured, activeJsonLdBudget(), 'document');
-    canonicalProofConfig = canonicalize(input.proofConfig);
-    canonicalDocument = canonicalize(input.unsecured);
-  } else {
-    const config = { ...input.proofConfig, '@context': input.unsecured['@context'] };
-    canonicalProofConfig = await canonizeJsonLd(config, input.documentLoader);
-    canonicalDocument = await canonizeJsonLd(input.unsecured, input.documentLoader);
-  }
+  const jcs = input.suite.canonicalization === 'jcs';
+  // JCS is linear, but not free: the structural budget RDFC documents must fit applies here
+  // too (review 3: a JCS credential with 6,000 status entries skipped it).
+  if (jcs) assertWithinJsonLdBudget(input.unsecured, activeJsonLdBudget(), 'document');
+  // RDFC: the proof configuration takes the document's @context (whatever it carries itself).
+  const proofConfig = jcs ? input.proofConfig : { ...input.proofConfig, '@context': input.unsecured['@context'] };
+  const hashes = await proofHashes({ document: input.unsecured, proofConfig, canonicalization: jcs ? 'jcs' : 'rdfc', hash: input.hash, documentLoader: input.documentLoader });
   // Both kinds count against the request's one canonicalisation budget (a presentation of many
   // credentials, each list's proof): the next proof of an over-budget request is refused.
-  currentBudget()?.chargeCanonical(canonicalProofConfig.length + canonicalDocument.length);
-  const proofHash = digest(input.hash, canonicalProofConfig);
-  const documentHash = digest(input.hash, canonicalDocument);
-  const hashData = new Uint8Array(proofHash.length + documentHash.length);
-  hashData.set(proofHash, 0);
-  hashData.set(documentHash, proofHash.length);
-  return { canonicalProofConfig, canonicalDocument, proofHash, documentHash, hashData };
+  currentBudget()?.chargeCanonical(hashes.canonicalProofConfig.length + hashes.canonicalDocument.length);
+  return hashes;
 }
