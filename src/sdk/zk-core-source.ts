@@ -23,9 +23,26 @@ function makeZkCore(z) {
   // Fixed, public labels: prover and verifier derive the same generators with no setup ceremony.
   const SIG_LABEL = te.encode('credgate/zk/bbs-signature-params/v1');
   const BPP_LABEL = te.encode('credgate/zk/bulletproofs-pp/v1');
+  // Speed (issue 18, measured with bench/zk.bench.js): everything below that depends on public
+  // labels only is made once per thread. The Bulletproofs++ params (13 KB) go into a proof spec once,
+  // as a setup parameter that every range statement refers to by index, instead of a copy in each
+  // statement that the WASM deserialises and checks again (range verification took twice as long).
+  // Proofs are byte-compatible either way: a proof made with inline params verifies under a spec
+  // with references and the reverse (checked when this was changed).
   let bpp;
+  let bppSetup;
   const bppParams = () => (bpp = bpp || new z.BoundCheckBppParams(BPP_LABEL).decompress());
-  const sigParams = (count) => z.BBSSignatureParams.generate(count, SIG_LABEL);
+  const bppSetupParam = () => (bppSetup = bppSetup || z.SetupParam.bppSetupParamsUncompressed(bppParams()));
+  // BBS generators per message count: hash-to-curve of the label, the same every time.
+  const sigParamsByCount = new Map();
+  const sigParams = (count) => {
+    let params = sigParamsByCount.get(count);
+    if (params === undefined) {
+      params = z.BBSSignatureParams.generate(count, SIG_LABEL);
+      if (sigParamsByCount.size < 64) sigParamsByCount.set(count, params);
+    }
+    return params;
+  };
   const encode = (m) => (typeof m.n === 'number' ? z.MessageEncoder.encodePositiveNumberForSigning(m.n) : z.MessageEncoder.encodeMessageForSigning(m.b));
   const secretKey = (seed) => z.BBSSecretKey.generate(seed);
 
@@ -41,6 +58,7 @@ function makeZkCore(z) {
       : z.Statement.bbsSignatureVerifierConstantTime(params, new z.BBSPublicKey(publicKey), new Map(), false);
     statements.add(sig);
     const metas = new z.MetaStatements();
+    const setup = ranges.length > 0 ? [bppSetupParam()] : [];
     if (pseudonym) {
       const bases = pseudonymBases(pseudonym.scope);
       const s = statements.add(
@@ -52,14 +70,14 @@ function makeZkCore(z) {
       metas.add(z.MetaStatement.witnessEquality(eq));
     }
     for (const r of ranges) {
-      const s = statements.add(z.Statement.boundCheckBpp(r.min, r.max, bppParams()));
+      const s = statements.add(z.Statement.boundCheckBppFromSetupParamRefs(r.min, r.max, 0));
       // The bounded value IS the signed message: equality of witnesses ties them together.
       const eq = new z.WitnessEqualityMetaStatement();
       eq.addWitnessRef(0, r.index);
       eq.addWitnessRef(s, 0);
       metas.add(z.MetaStatement.witnessEquality(eq));
     }
-    return new z.ProofSpec(statements, metas, [], context);
+    return new z.ProofSpec(statements, metas, setup, context);
   }
 
   return {

@@ -1,4 +1,4 @@
-import { hkdfSync } from 'node:crypto';
+import { createHash, hkdfSync } from 'node:crypto';
 import { AppError } from '../errors';
 import { canonicalBytes } from '../domain/canonical';
 import type { KeyCustody } from '../domain/ports';
@@ -33,6 +33,24 @@ function bbsSeed(privateKey: Uint8Array, did: string): Uint8Array {
   return new Uint8Array(hkdfSync('sha256', privateKey, 'credgate/zk', `credgate/zk/bbs-issuer-key/v1\n${did}`, 32));
 }
 
+/**
+ * Issuers' BBS public keys by a hash of their seed: a G2 multiplication in a worker (a job and a hop)
+ * that every token, verification and holder signature asked for again. Keyed by the seed's hash, not
+ * by a record id, so a rotated key can never be answered with the old public key. Bounded.
+ */
+const publicKeys = new Map<string, Uint8Array>();
+const MAX_PUBLIC_KEYS = 1024;
+
+async function publicKeyOf(engine: ZkEngine, tenant: string, seed: Uint8Array): Promise<Uint8Array> {
+  const id = createHash('sha256').update(seed).digest('hex');
+  const known = publicKeys.get(id);
+  if (known) return known;
+  const key = await engine.publicKey(tenant, seed);
+  if (publicKeys.size >= MAX_PUBLIC_KEYS) publicKeys.delete(publicKeys.keys().next().value as string);
+  publicKeys.set(id, key);
+  return key;
+}
+
 /** A date attribute as a day number, an integer as itself; anything else as opaque bytes. */
 function attributeMessage(type: string, value: unknown): ZkMessage {
   if (type === 'date') {
@@ -58,7 +76,7 @@ export class ZkAgeTokens {
   /** The issuer's BBS public key (G2, 96 bytes). */
   async issuerPublicKey(issuer: ZkIssuer, forTenant: string = issuer.tenantId): Promise<Uint8Array> {
     const seed = await this.custody.use(issuer.tenantId, issuer.managedKeyId, (sk) => bbsSeed(sk, issuer.did));
-    return this.engine.publicKey(forTenant, seed);
+    return publicKeyOf(this.engine, forTenant, seed);
   }
 
   /** The messages of a credential, in the layout age-token.ts describes. */
@@ -79,7 +97,7 @@ export class ZkAgeTokens {
   async issueSignature(actorTenantId: string, issuer: ZkIssuer, credential: ZkCredential, validUntilDay: number): Promise<{ signature: Uint8Array; publicKey: Uint8Array }> {
     const seed = await this.custody.use(issuer.tenantId, issuer.managedKeyId, (sk) => bbsSeed(sk, issuer.did));
     const { messages } = this.messagesOf(credential, validUntilDay);
-    return { signature: await this.engine.sign(actorTenantId, seed, messages), publicKey: await this.engine.publicKey(actorTenantId, seed) };
+    return { signature: await this.engine.sign(actorTenantId, seed, messages), publicKey: await publicKeyOf(this.engine, actorTenantId, seed) };
   }
 
   async create(input: { actorTenantId: string; issuer: ZkIssuer; credential: ZkCredential; attribute: string; age: number; challenge: VerifierChallenge; now: Date; pseudonym?: boolean }): Promise<{ zkpToken: string; statement: ZkAgeStatement; publicKey: Uint8Array }> {
@@ -102,7 +120,7 @@ export class ZkAgeTokens {
     const scope = pseudonymScope(input.challenge.verifierId);
     const pseudonym = input.pseudonym ? await this.engine.pseudonym(input.actorTenantId, scope, messages) : undefined;
     if (pseudonym) statement.pseudonym = Buffer.from(pseudonym).toString('base64');
-    const publicKey = await this.engine.publicKey(input.actorTenantId, seed);
+    const publicKey = await publicKeyOf(this.engine, input.actorTenantId, seed);
     const signature = await this.engine.sign(input.actorTenantId, seed, messages);
     const proof = await this.engine.prove(input.actorTenantId, {
       signature,
@@ -150,7 +168,7 @@ export async function signAndProve(
   input: { actorTenantId: string; issuer: ZkIssuer; messages: ZkMessage[]; ranges: ZkRange[]; context: Uint8Array; nonce: Uint8Array },
 ): Promise<{ proof: Uint8Array; publicKey: Uint8Array }> {
   const seed = await custody.use(input.issuer.tenantId, input.issuer.managedKeyId, (sk) => bbsSeed(sk, input.issuer.did));
-  const publicKey = await engine.publicKey(input.actorTenantId, seed);
+  const publicKey = await publicKeyOf(engine, input.actorTenantId, seed);
   const signature = await engine.sign(input.actorTenantId, seed, input.messages);
   const proof = await engine.prove(input.actorTenantId, { signature, publicKey, messages: input.messages, ranges: input.ranges, context: input.context, nonce: input.nonce });
   return { proof, publicKey };
@@ -159,7 +177,7 @@ export async function signAndProve(
 /** The issuer's BBS public key as the service derives it (what a verifier must compare with). */
 export async function issuerBbsPublicKey(engine: ZkEngine, custody: KeyCustody, actorTenantId: string, issuer: ZkIssuer): Promise<Uint8Array> {
   const seed = await custody.use(issuer.tenantId, issuer.managedKeyId, (sk) => bbsSeed(sk, issuer.did));
-  return engine.publicKey(actorTenantId, seed);
+  return publicKeyOf(engine, actorTenantId, seed);
 }
 
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
