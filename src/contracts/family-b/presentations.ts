@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { EXAMPLE, JsonObject, pathParam } from '../common';
 import { operationGroup } from '../operation';
 
@@ -65,11 +65,22 @@ export const verifyVp = op('post', '/verify-vp', 'verifyVp', {
 
 const data = { hello: 'world' };
 
+export const CreateSignatureBody = Type.Object(
+  { data: Type.Unknown({ description: 'any JSON value' }), privateKey: Type.String({ description: 'hex secp256k1 private key; used for this call only' }) },
+  { title: 'CreateSignatureInput' },
+);
+/** The input of SignaturesService.create. */
+export type CreateSignatureInput = Static<typeof CreateSignatureBody>;
+
+export const VerifySignatureBody = Type.Object({ signature: Type.String(), data: Type.Unknown(), publicKey: Type.String() }, { title: 'VerifySignatureInput' });
+/** The input of SignaturesService.verify. */
+export type VerifySignatureInput = Static<typeof VerifySignatureBody>;
+
 export const createSignature = op('post', '/signature/create', 'createSignature', {
   summary: 'Sign data (secp256k1 ECDSA over SHA-256 of its RFC 8785 canonical JSON, or of a string itself)',
   scopes: ['holder', 'issuer'],
   body: {
-    schema: Type.Object({ data: Type.Unknown({ description: 'any JSON value' }), privateKey: Type.String({ description: 'hex secp256k1 private key; used for this call only' }) }, { title: 'CreateSignatureInput' }),
+    schema: CreateSignatureBody,
     example: { data, privateKey: EXAMPLE.secpPrivateKey },
   },
   responses: { 200: { description: 'the signature (hex r||s)', schema: Type.Object({ signature: Type.String() }), example: { signature: EXAMPLE.signatureHex } } },
@@ -79,7 +90,7 @@ export const verifySignature = op('post', '/signature/verify', 'verifySignature'
   summary: 'Verify a data signature (400 VERIFICATION_FAILED when invalid)',
   scopes: VERIFIERS,
   body: {
-    schema: Type.Object({ signature: Type.String(), data: Type.Unknown(), publicKey: Type.String() }, { title: 'VerifySignatureInput' }),
+    schema: VerifySignatureBody,
     example: { signature: EXAMPLE.signatureHex, data, publicKey: EXAMPLE.secpPublicKey },
   },
   responses: { 200: { description: 'valid', schema: Type.Object({ valid: Type.Literal(true) }), example: { valid: true } } },

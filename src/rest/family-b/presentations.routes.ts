@@ -6,7 +6,7 @@ import type { ZkpTokensService } from '../../services/family-b/zkp-tokens.servic
 import { actorOf } from '../context';
 import { authorize } from '../middleware/authorize';
 import { bodyObject } from '../validate';
-import { validateBody } from '../middleware/validate-body';
+import { bodyOf, validateBody } from '../middleware/validate-body';
 import * as ops from '../../contracts/family-b/presentations';
 
 /** Presentations, data signatures and ZKP tokens (Family B). */
@@ -21,10 +21,10 @@ export function presentationRoutes(auth: AuthService, vps: PresentationsService,
     res.json(await vps.verify(bodyObject(req)));
   });
   r.post('/signature/create', authorize(auth, ['holder', 'issuer']), validateBody(ops.createSignature), (req, res) => {
-    res.json(signatures.create(bodyObject(req)));
+    res.json(signatures.create(bodyOf(req, ops.CreateSignatureBody)));
   });
   r.post('/signature/verify', verifier, validateBody(ops.verifySignature), (req, res) => {
-    res.json(signatures.verify(bodyObject(req)));
+    res.json(signatures.verify(bodyOf(req, ops.VerifySignatureBody)));
   });
   r.post('/createZkpToken', authorize(auth, ['issuer']), validateBody(ops.createZkpToken), async (req, res) => {
     res.json(await zkp.create(actorOf(res), bodyObject(req)));
