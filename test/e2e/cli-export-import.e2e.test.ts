@@ -3,14 +3,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { cliDatabase } from '../support/cli-database';
+import { TEST_DB_KIND } from '../support/test-db';
 import { issueSealedSubject } from '../support/cli-fixtures';
 import { unwrap } from '../support/family-a-fixtures';
 import { type FbParty, fbParty, fbTransports } from '../support/family-b-fixtures';
 import { runCli } from '../support/process';
 import { logVerifierKey } from '../support/witness-process';
 
-const source = cliDatabase();
-const target = cliDatabase();
+const source = cliDatabase(TEST_DB_KIND);
+const target = cliDatabase(TEST_DB_KIND);
 const PASS = { ARCHIVE_PASS: `correct horse ${randomBytes(4).toString('hex')}` };
 /** The CLI reads the service's configuration: the in-process servers sign heads as credgate.test. */
 const PUBLIC_URL = { CREDGATE_PUBLIC_URL: 'http://credgate.test' };

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { bytesToBase64 } from '../../src/domain/encoding';
 import { publicKeyOf } from '../../src/domain/merkle';
 import { cliDatabase } from '../support/cli-database';
+import { TEST_DB_KIND } from '../support/test-db';
 import { unwrap } from '../support/family-a-fixtures';
 import { type FbParty, fbParty, fbTransports } from '../support/family-b-fixtures';
 import { request } from '../support/http';
@@ -19,8 +20,8 @@ import { runCli } from '../support/process';
 import { type EditableArchive, copyArchive, readArchive, rebuildLog, resignHead, rowsOf, writeArchive } from '../support/tenant-archive';
 import { logVerifierKey } from '../support/witness-process';
 
-const source = cliDatabase();
-const target = cliDatabase();
+const source = cliDatabase(TEST_DB_KIND);
+const target = cliDatabase(TEST_DB_KIND);
 const PASSPHRASE = `correct horse ${randomBytes(4).toString('hex')}`;
 const PASS = { ARCHIVE_PASS: PASSPHRASE };
 const PUBLIC_URL = { CREDGATE_PUBLIC_URL: 'http://credgate.test' };

@@ -1,7 +1,7 @@
 /**
  * The checks `credgate import` runs in its transaction before committing, on the database the
- * suite runs on (PostgreSQL, or PGlite with CREDGATE_TEST_DB=pglite: the CLI suites always use
- * PostgreSQL, and the reference check reads the catalogue). A real tenant passes them; a row made to
+ * suite runs on (PostgreSQL, or PGlite with CREDGATE_TEST_DB=pglite, like the CLI suites; the
+ * reference check reads the catalogue). A real tenant passes them; a row made to
  * point into another tenant does not. Each change is made in a transaction that is rolled back.
  */
 import { ArchiveError } from '../../src/cli/archive-format';
