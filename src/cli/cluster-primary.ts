@@ -73,8 +73,9 @@ export async function runPrimary(workers: number, env: NodeJS.ProcessEnv): Promi
         finishIfDone();
         return;
       }
-      if (!everListened) {
-        // It never served: a start-up failure (busy port, unreachable database) is not cured by restarting.
+      if (!everListened && !announced) {
+        // The cluster never came up: a start-up failure (busy port, unreachable database) is not
+        // cured by restarting. A replacement that fails later counts against the restart bound.
         logger.error({ worker: worker.id, code: exitCode, signal }, 'a worker failed to start; stopping');
         stop('SIGTERM', 1);
         return;
