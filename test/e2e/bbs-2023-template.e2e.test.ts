@@ -200,6 +200,14 @@ describe.each([['REST'], ['GraphQL']])('a Family B template with proofSuite bbs-
     expect(after.checks.find((c: Json) => c.check === 'status')).toMatchObject({ ok: false, detail: 'credential has been revoked' });
   });
 
+  test('a bbs-2023 credential is not put into a Family B VP (by id or as a document): 400, derive instead', async () => {
+    for (const body of [{ credentialIds: [issued['id']] }, { credentials: [issued] }]) {
+      const r = await t.createVp(keys.holder, { ...body, holderDID: issuerDid, sharedAttributes: { [issued['id']]: ['name'] } });
+      // By id: refused as bbs-2023 before anything else; as a document: its base proof is refused by the check every given credential passes.
+      expect(r).toMatchObject({ ok: false, status: 400, message: expect.stringMatching(/derive a presentation from it|bbs-2023 base proof is not verifiable/) });
+    }
+  });
+
   test('an unknown proof suite is 400 and stores nothing; naming the default suite is the same as leaving it out', async () => {
     const before = await server.app.db.prisma.vcTemplate.count();
     const body = { templateName: `Other ${randomBytes(3).toString('hex')}`, description: 'x', issuer: issuerDid, attributes: FB_ATTRIBUTES, expiration: { value: 1, unit: 'years' } };

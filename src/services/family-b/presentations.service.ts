@@ -13,6 +13,7 @@ import type { Actor } from '../../domain/tenancy/actor';
 import { isHolderBound, mayActFor } from '../../domain/tenancy/holder-binding';
 import type { PrismaCredentialRepository } from '../../db/repositories/credential.repository';
 import type { FamilyBCredentialsService, Json } from './credentials.service';
+import { BbsTemplateCredentials } from './bbs-template-credentials';
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 const fail = (reason: string): AppError => new AppError('VERIFICATION_FAILED', reason);
@@ -49,6 +50,9 @@ export class PresentationsService {
     if (!isObject(sharedAttributes)) throw invalidInput('sharedAttributes must map credential ids to attribute names', [{ field: 'sharedAttributes', message: 'required object' }]);
     for (const [k, v] of [['challenge', challenge], ['domain', domain]] as const) if (v !== undefined && (typeof v !== 'string' || v === '' || v.length > 512)) throw invalidInput(`${k} must be a non-empty string`);
     const docs = await this.load(actor, credentialIds, credentials);
+    // A bbs-2023 template credential is shown by deriving it (VC-API derive), never inside a Family B VP.
+    const bbs = docs.find((d) => BbsTemplateCredentials.isStored(d) || BbsTemplateCredentials.claims(d));
+    if (bbs) throw invalidInput(`credential ${String(bbs['id'])} is a bbs-2023 credential: derive a presentation from it (POST /vc-api/credentials/derive) instead`, [{ field: 'credentialIds', message: 'bbs-2023: derive instead' }]);
     const seen = new Set<string>();
     for (const doc of docs) {
       const id = String(doc['id']);
