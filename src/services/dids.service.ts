@@ -17,6 +17,7 @@ import { ledgerFileDocument } from '../domain/dids/service-did-documents';
 import { type Clock, type DidRecord, type DidRepository, type DidRole, type KeyAlgorithm, type KeyCustody, type NewDid, systemClock } from '../domain/ports';
 import type { DidEntityProvisioner } from './did-entities';
 import type { Actor } from '../domain/tenancy/actor';
+import type { CreateDidInput } from '../contracts/family-b/keys-dids';
 
 export interface DidsSettings {
   readonly method: string;
@@ -59,11 +60,12 @@ export class DidsService {
     private readonly clock: Clock = systemClock,
   ) {}
 
-  /** Registers a DID for a public key. Idempotent per tenant and key: `created` tells which. */
-  async createDid(
-    actor: Actor,
-    input: { method: string; publicKey: string; keyType?: string },
-  ): Promise<{ document: DidRecordDocument; created: boolean }> {
+  /**
+   * Registers a DID for a public key. Idempotent per tenant and key: `created` tells which. The input
+   * is the operation's contract: REST checks the body against it, GraphQL's input has its shape
+   * (GraphQL sends null for no keyType, hence `??` below).
+   */
+  async createDid(actor: Actor, input: CreateDidInput): Promise<{ document: DidRecordDocument; created: boolean }> {
     const keyType = (input.keyType ?? 'secp256k1') as KeyAlgorithm;
     if (!KEY_TYPES.includes(keyType)) throw invalidInput(`keyType must be one of ${KEY_TYPES.join(', ')}`);
     const allowed = [this.settings.method, 'key'];

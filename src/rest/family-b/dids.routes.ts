@@ -3,21 +3,16 @@ import type { AuthService } from '../../services/auth.service';
 import type { DidsService } from '../../services/dids.service';
 import { actorOf } from '../context';
 import { authorize } from '../middleware/authorize';
-import { bodyObject, optionalString, pathParam, requiredHeader, requiredString } from '../validate';
-import { validateBody } from '../middleware/validate-body';
-import { createDid } from '../../contracts/family-b/keys-dids';
+import { pathParam, requiredHeader } from '../validate';
+import { bodyOf, validateBody } from '../middleware/validate-body';
+import { CreateDidBody, createDid } from '../../contracts/family-b/keys-dids';
 
 export function didRoutes(auth: AuthService, dids: DidsService): Router {
   const r = Router();
   const anyScope = authorize(auth, []);
 
   r.post('/dids', authorize(auth, ['issuer', 'holder']), validateBody(createDid), async (req, res) => {
-    const body = bodyObject(req);
-    const { document, created } = await dids.createDid(actorOf(res), {
-      method: requiredString(body, 'method', 64),
-      publicKey: requiredString(body, 'publicKey', 200),
-      keyType: optionalString(body, 'keyType', 32),
-    });
+    const { document, created } = await dids.createDid(actorOf(res), bodyOf(req, CreateDidBody));
     res.status(created ? 201 : 200).json(document);
   });
 
