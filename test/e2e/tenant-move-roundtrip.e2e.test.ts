@@ -85,6 +85,12 @@ interface Ctx {
   templates: string[];
   configurations: string[];
   idempotent: { body: Json; key: string; first: Answer };
+  /** Family B presentations (of a valid and of the revoked credential) as verify-vp takes them. */
+  vps: { input: Json; refused: boolean }[];
+  zkpToken: Json;
+  signature: { signature: string; data: Json; publicKey: string };
+  /** A VC-API presentation holding a valid and the revoked credential, without a holder proof. */
+  vcPresentation: Json;
 }
 
 /**
@@ -209,9 +215,9 @@ const GQL: Record<string, (c: Ctx) => Json[]> = {
   TemplateCredential: (c) => c.fb.map((f) => ({ credentialId: f.vc['id'] })),
   TemplateCredentialStatus: (c) => c.fb.map((f) => ({ credentialId: f.vc['id'] })),
   VerifyTemplateCredential: (c) => c.fb.map((f) => ({ credential: f.vc })),
-  VerifyPresentation: () => [],
-  VerifySignature: () => [],
-  VerifyZkpToken: () => [],
+  VerifyPresentation: (c) => c.vps.map((v) => ({ input: v.input })),
+  VerifySignature: (c) => [c.signature],
+  VerifyZkpToken: (c) => [{ input: c.zkpToken }],
   ZkIssuerKey: (c) => c.didDocs.map((did) => ({ did })),
   LedgerCheckpoint: (c) => c.logs.map((l) => ({ logId: l.id })),
   LedgerInclusionProof: (c) => c.logs.map((l) => ({ logId: l.id, leafIndex: 0, treeSize: l.size })),
@@ -226,16 +232,16 @@ const GQL: Record<string, (c: Ctx) => Json[]> = {
   presentationRequestQr: (c) => c.requests.map((id) => ({ id })),
   vcIssuers: () => [{}],
   vcVerifyCredential: (c) => c.vcs.map((v) => ({ input: { verifiableCredential: v.vc } })),
-  vcVerifyPresentation: () => [],
+  vcVerifyPresentation: (c) => [{ input: { presentation: c.vcPresentation } }],
   offerableConfigurations: () => [{}],
 };
 
 /**
- * Queries that answer from their input alone (a signature, a decryption with the caller's key, a
- * presentation or ZKP token made by a holder): they read no stored tenant data beyond what the
- * credential checks above already compare, so an empty list above is deliberate for them.
+ * Queries that answer from their input alone and are not asked: DecryptCredential opens an
+ * encrypted Family A credential with the holder's private key given in the request, reading
+ * nothing stored, so an empty list above is deliberate for it.
  */
-const STATELESS_QUERIES = new Set(['DecryptCredential', 'VerifySignature', 'VerifyPresentation', 'VerifyZkpToken', 'vcVerifyPresentation']);
+const STATELESS_QUERIES = new Set(['DecryptCredential']);
 
 async function askRest(s: TestServer, c: Ctx, probe: RestProbe): Promise<Answer> {
   const key = probe.key === undefined ? c.all : probe.key;
@@ -272,6 +278,14 @@ async function verifications(s: TestServer, c: Ctx): Promise<Record<string, Answ
       const r = unwrap(await vc.verify(c.all, { verifiableCredential: v.vc }));
       out[`${name} verify VC-API #${i}`] = { status: r.verified ? 'verified' : 'refused', body: r };
     }
+    for (const [i, v] of c.vps.entries()) {
+      const r = await fb.verifyVp(c.all, v.input);
+      out[`${name} verify Family B presentation #${i}`] = { status: r.ok ? 'verified' : 'refused', body: r };
+    }
+    const z = await fb.verifyZkpToken(c.all, c.zkpToken);
+    out[`${name} verify ZKP token`] = { status: z.ok && z.data.success ? 'verified' : 'refused', body: z };
+    const p = unwrap(await vc.verifyPresentation(c.all, { presentation: c.vcPresentation }));
+    out[`${name} verify VC-API presentation`] = { status: p.verified ? 'verified' : 'refused', body: p };
   }
   return out;
 }
@@ -430,6 +444,8 @@ describe(`a tenant moved with export / import answers every read as before (${TE
       c.fa.forEach((f, i) => expect({ k: `${name} Family A #${i}`, s: outcome(`${name} verify Family A #${i}`) }).toEqual({ k: `${name} Family A #${i}`, s: want(f.refused) }));
       c.fb.forEach((f, i) => expect({ k: `${name} Family B #${i}`, s: outcome(`${name} verify Family B #${i}`) }).toEqual({ k: `${name} Family B #${i}`, s: want(f.refused) }));
       c.vcs.forEach((v, i) => expect({ k: `${name} VC-API #${i}`, s: outcome(`${name} verify VC-API #${i}`) }).toEqual({ k: `${name} VC-API #${i}`, s: want(v.refused) }));
+      c.vps.forEach((v, i) => expect({ k: `${name} VP #${i}`, s: outcome(`${name} verify Family B presentation #${i}`) }).toEqual({ k: `${name} VP #${i}`, s: want(v.refused) }));
+      expect(outcome(`${name} verify ZKP token`)).toBe(want(false));
     }
   });
 
@@ -488,6 +504,7 @@ describe(`a tenant moved with export / import answers every read as before (${TE
 const EXPECTED_REFUSALS: readonly [RegExp, string][] = [
   [/^(GET \/1\.0\/identifiers\/|GET \/resolve\/|query DidDocument |query DidResolution )\S*zUC7.* -> (400|INVALID_DID)$/, 'DID resolution does not resolve BLS12-381 did:keys (the bbs-2023 issuer): refused alike on A and B'],
   [/^(GET \/zk\/issuer-key\/|query ZkIssuerKey ).* -> (404|NOT_FOUND)$/, 'a DID whose key is not a service-held issuer key has no zero-knowledge key document: refused alike'],
+  [/^query VerifyPresentation .* -> VERIFICATION_FAILED$/, 'the presentation of the revoked credential (which one is refused is checked with the other verifications)'],
   [/^GET \/oid4vp\/request-objects\/.* -> 404$/, 'a redirect_uri request is passed by value: request objects are served for x509 client ids only'],
 ];
 
@@ -530,6 +547,13 @@ async function makeTenantData(a: TestServer, c: Ctx): Promise<void> {
   c.all = await a.apiKey(c.tenant, ['admin', 'issuer', 'holder', 'verifier']);
   const fb1 = await c.party.issue();
   const fb2 = await c.party.issue();
+  // The holder presents both (before one is revoked: a presentation made then must fail after).
+  c.vps = [];
+  for (const [vc, refused] of [[fb1, false], [fb2, true]] as const) {
+    const shared = { [String(vc['id'])]: ['name'] };
+    const vp = unwrap(await c.party.t.createVp(c.party.keys.holder, { credentialIds: [vc['id']], sharedAttributes: shared, holderDID: c.party.holder.did, challenge: 'move', domain: 'verifier.example' }));
+    c.vps.push({ input: { vpToken: vp, sharedAttributes: shared, holderDID: c.party.holder.did, holderPublicKey: c.party.holder.publicKey, challenge: 'move', domain: 'verifier.example' }, refused });
+  }
   unwrap(await c.party.t.revoke(c.party.keys.issuer, String(fb2['id'])));
   const body = { templateId: c.party.template['templateId'], credentialSubject: { name: 'Ada', birthDate: '1985-01-01', employeeNo: 9 }, holder: c.party.holder.did };
   const first = await request(a.baseUrl, 'POST', '/credentials', { headers: { 'X-API-Key': c.party.keys.issuer, 'Idempotency-Key': 'move-1' }, body });
@@ -541,6 +565,10 @@ async function makeTenantData(a: TestServer, c: Ctx): Promise<void> {
     { vc: fb3, refused: false },
   ];
   c.templates = [String(c.party.template['name'])];
+  // A ZKP token over a valid credential; a payload the holder signed.
+  c.zkpToken = unwrap(await c.party.t.createZkpToken(c.party.keys.issuer, { credentialId: fb1['id'], condition: { age: 18 } }));
+  const data = { moved: 'tenant' };
+  c.signature = { signature: unwrap(await c.party.t.sign(c.party.keys.holder, data, c.party.holder.privateKey)), data, publicKey: c.party.holder.publicKey };
   c.statusLists = [...new Set(c.fb.map((f) => new URL(String(f.vc['credentialStatus']['statusListCredential'])).pathname.split('/').pop()!))];
 
   // Family A, same tenant: a schema (also the OpenID4VCI configuration below), two credentials, one revoked.
@@ -576,6 +604,7 @@ async function makeTenantData(a: TestServer, c: Ctx): Promise<void> {
     { vc: vc2, refused: true },
     { vc: vc3, refused: true },
   ];
+  c.vcPresentation = { '@context': [V2], type: ['VerifiablePresentation'], verifiableCredential: [vc1, vc2] };
   c.vcStatusLists = [...new Set([vc1, vc2].map((v) => new URL(String(v['credentialStatus']['statusListCredential'])).pathname.split('/').pop()!))];
 
   // OpenID4VCI: a wallet redeems an offer (two SD-JWT VCs, one revoked alone); another offer waits, by reference.
