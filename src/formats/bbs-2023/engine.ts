@@ -36,6 +36,7 @@ export function defaultWorkerData(): BbsWorkerData {
     cryptosuiteEntry: require.resolve('@digitalbazaar/bbs-2023-cryptosuite'),
     multikeyEntry,
     ...optional(() => ({ ciphersuitesEntry: ciphersuitesOf(multikeyEntry) })),
+    ...optional(() => ({ curvesEntry: nobleBlsOf(multikeyEntry) })),
     contexts: [...PUBLISHED_CONTEXTS],
   };
 }
@@ -46,6 +47,22 @@ function ciphersuitesOf(multikeyEntry: string): string {
   const file = path.join(path.dirname(index), 'bbs', 'ciphersuites.js');
   if (!existsSync(file)) throw new Error('no ciphersuites module');
   return file;
+}
+
+/**
+ * The ESM bls12-381 module of the @noble/curves copy bbs-signatures imports, found the way Node
+ * resolves it (node_modules folders upwards from the package), so the worker adds to the very
+ * module instance the library's points belong to.
+ */
+function nobleBlsOf(multikeyEntry: string): string {
+  let dir = path.dirname(createRequire(multikeyEntry).resolve('@digitalbazaar/bbs-signatures'));
+  for (;;) {
+    const file = path.join(dir, 'node_modules', '@noble', 'curves', 'esm', 'bls12-381.js');
+    if (existsSync(file)) return file;
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error('no @noble/curves');
+    dir = up;
+  }
 }
 
 /** A speed-up that may be missing (another library layout): without it, the same results, slower. */

@@ -32,6 +32,8 @@ export interface BbsWorkerData {
    * Multikey package loads, for the generator cache below; absent or unloadable: no cache.
    */
   ciphersuitesEntry?: string;
+  /** The ESM bls12-381 module of the @noble/curves copy that ciphersuites module imports (for pairingBatch); absent: library pairings. */
+  curvesEntry?: string;
   /** Pinned contexts: exact URL -> JSON-LD document. */
   contexts: [string, unknown][];
 }
@@ -95,7 +97,7 @@ function isObject(v) { return v !== null && typeof v === 'object' && !Array.isAr
 const MAX_GENERATORS = 2048;
 const GENERATOR_WINDOW = 4;
 function hex(bytes) { return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex'); }
-function memoiseGenerators(entry) {
+function memoiseGenerators(entry, curvesEntry) {
   if (!entry) return;
   let suites;
   try {
@@ -103,7 +105,36 @@ function memoiseGenerators(entry) {
   } catch {
     return;
   }
+  let bls;
+  try {
+    bls = curvesEntry ? require(curvesEntry).bls12_381 : undefined;
+  } catch {
+    bls = undefined;
+  }
   for (const cs of Object.values(suites || {})) {
+    // The pairing check of a proof, e(Abar, W) * e(Bbar, -BP2) = 1: the library runs two separate
+    // pairings and negates the G2 base point each time, so noble's per-point caches (G2 line
+    // coefficients, validity) never hit. One batched Miller loop (shared squarings), the negation
+    // moved to the G1 side (e(-P, Q) = e(P, -Q)), and public keys decoded once (below) let BP2 and
+    // the issuer key W reuse their precomputations. Only with the very module the library uses.
+    if (bls && cs && typeof cs.pairingCompare === 'function' && cs.BP2 instanceof bls.G2.ProjectivePoint) {
+      const { Fp12 } = bls.fields;
+      cs.pairingCompare = function ({ pair1, pair2, performNegation = true } = {}) {
+        const g1 = performNegation ? pair2[0].negate() : pair2[0];
+        return Fp12.eql(bls.pairingBatch([{ g1: pair1[0], g2: pair1[1] }, { g1, g2: pair2[1] }], true), Fp12.ONE);
+      };
+      const decodeE2 = cs.octets_to_point_E2;
+      const keys = new Map();
+      cs.octets_to_point_E2 = function (octets) {
+        const key = hex(octets);
+        let point = keys.get(key);
+        if (point === undefined) {
+          point = decodeE2.call(this, octets);
+          if (keys.size < 256) keys.set(key, point);
+        }
+        return point;
+      };
+    }
     const original = cs && cs.hash_to_curve_g1;
     if (typeof original !== 'function') continue;
     const memo = new Map();
@@ -218,7 +249,7 @@ async function handle(job) {
   try {
     suite = require(workerData.cryptosuiteEntry);
     Multikey = require(workerData.multikeyEntry);
-    memoiseGenerators(workerData.ciphersuitesEntry);
+    memoiseGenerators(workerData.ciphersuitesEntry, workerData.curvesEntry);
   } catch (e) {
     parentPort.postMessage({ type: 'init-error', message: String(e && e.message) });
     return;
