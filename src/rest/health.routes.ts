@@ -4,8 +4,9 @@ import type { ReadRouter } from '../db/read-replica';
 
 /**
  * Liveness and readiness; no API key, so orchestrators can probe them. With a read replica,
- * readiness also reports it (ok, lagging, down, not-a-standby, and its lag); a replica that is
- * not ok does not make the instance unready, since its reads then go to the primary.
+ * readiness also reports it (ok, lagging, down, not-a-standby, its lag, and the reads served by
+ * each side); a replica that is not ok does not make the instance unready, since its reads then
+ * go to the primary.
  */
 export function healthRoutes(health: HealthService, replica?: ReadRouter): Router {
   const r = Router();
@@ -14,7 +15,8 @@ export function healthRoutes(health: HealthService, replica?: ReadRouter): Route
   });
   r.get('/readyz', async (_req, res) => {
     const ok = await health.databaseReachable();
-    const readReplica = replica ? { readReplica: replica.state() } : {};
+    // reads: where the read-only operations' reads went since start (counts, not secrets).
+    const readReplica = replica ? { readReplica: { ...replica.state(), reads: { ...replica.stats } } } : {};
     res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', database: ok ? 'ok' : 'unreachable', ...readReplica });
   });
   return r;
