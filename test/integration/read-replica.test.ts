@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { type TestServer, startTestServer } from '../support/harness';
 import { FB_ATTRIBUTES, type FbParty, fbParty } from '../support/family-b-fixtures';
 import { unwrap } from '../support/family-a-fixtures';
 import { type ReplicaCluster, startReplicaCluster } from '../support/pg-replica';
 import { request } from '../support/http';
 import { graphqlFamilyB, restFamilyB } from '../support/family-b-transports';
+import { type VcApiTransport, graphqlVcApi, restVcApi } from '../support/vc-api-transports';
 import type { ReadStats } from '../../src/db/read-replica';
 
 /**
@@ -184,6 +185,47 @@ describe.each(['REST', 'GraphQL'])('reads on a streaming replica, through %s', (
     const out = await withLsn('not-a-position', () => p.t.getTemplate(p.keys.issuer, p.template['name'] as string));
     expect(out).toMatchObject({ ok: false, status: 400, code: 'INVALID_INPUT' });
     expect(delta(before, server)).toEqual({ replica: 0, primary: 0, fallbacks: 0 });
+  });
+
+  describe('VC-API verification', () => {
+    let vc: VcApiTransport;
+    let issuerKey: string;
+    let verifierKey: string;
+    let did: string;
+    const issueRevocable = async () => {
+      const id = `urn:uuid:${randomUUID()}`;
+      const credential = { '@context': ['https://www.w3.org/ns/credentials/v2'], id, type: ['VerifiableCredential'], issuer: did, credentialSubject: { id: 'did:example:subject' } };
+      return { id, vc: unwrap(await vc.issue(issuerKey, { credential, options: { credentialStatus: { type: 'BitstringStatusListEntry' } } })).verifiableCredential };
+    };
+    beforeAll(async () => {
+      vc = name === 'REST' ? restVcApi(server) : graphqlVcApi(server);
+      const tenant = `replica-vc-${randomUUID().slice(0, 8)}`;
+      issuerKey = await server.apiKey(tenant, ['issuer']);
+      verifierKey = await server.apiKey(tenant, ['verifier']);
+      did = unwrap(await vc.listIssuers(issuerKey)).find((i) => i.default)!.issuer;
+    });
+
+    test('is read from the replica once it caught up; a status set while replay is paused is never missed', async () => {
+      const { id, vc: credential } = await issueRevocable();
+      await cluster.caughtUp();
+      let before = stats(server);
+      expect(unwrap(await vc.verify(verifierKey, { verifiableCredential: credential })).verified).toBe(true);
+      expect(delta(before, server).replica).toBeGreaterThan(0);
+
+      await cluster.pauseReplay();
+      try {
+        unwrap(await vc.updateStatus(issuerKey, { credentialId: id, statusPurpose: 'revocation', status: true }));
+        before = stats(server);
+        expect(unwrap(await vc.verify(verifierKey, { verifiableCredential: credential })).verified).toBe(false);
+        expect(delta(before, server).replica).toBe(0);
+      } finally {
+        await cluster.resumeReplay();
+      }
+      await cluster.caughtUp();
+      before = stats(server);
+      expect(unwrap(await vc.verify(verifierKey, { verifiableCredential: credential })).verified).toBe(false);
+      expect(delta(before, server).replica).toBeGreaterThan(0);
+    });
   });
 
   describe('when the replica dies', () => {
