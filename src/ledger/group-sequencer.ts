@@ -29,6 +29,13 @@ type Taken<Item, Result> = { readonly key: string; readonly members: Waiting<Ite
  * issuer of the deployment.
  */
 export const CONCURRENT_TICKS = 4;
+/**
+ * How long a running tick holds everyone else's requests before another tick may start for them.
+ * Normally the next tick waits for the running one, which keeps ticks large (one commit for many
+ * issuers, the point of the group); only a tick running this long, i.e. stuck on a lock, lets a
+ * second one go. The value is a scheduling choice, not a correctness one.
+ */
+export const DEFAULT_STALL_MS = 250;
 
 /**
  * A group committer across keys: requests queue per key (one issuer's status list and log), and
@@ -36,8 +43,9 @@ export const CONCURRENT_TICKS = 4;
  * (one disk flush, one round trip per statement) instead of paying ten. Each key still gets its
  * own rows, leaves, nodes and signed head; only the transaction is shared.
  *
- * A key is in one running tick at a time; while it commits, the key's next batch fills (the batch
- * size follows the load). Keys not in a running tick may start another (up to CONCURRENT_TICKS).
+ * One tick runs at a time; while it commits, the next fills (the batch size follows the load). A
+ * tick running longer than `stallMs` (stuck on a lock) lets another start for the keys it does not
+ * hold (up to CONCURRENT_TICKS), so one stuck issuer does not stall the others.
  * Fairness: a tick takes at most `max` requests, drawn round-robin across the keys with work, so
  * a key with a thousand queued requests adds at most its share and a key with one request is in
  * the very next tick: one tenant's flood cannot starve another's issuer. `maxQueued` bounds each
@@ -49,6 +57,9 @@ export class GroupSequencer<Item, Result> {
   private readonly busy = new Set<string>();
   private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
+  private stallTimer: NodeJS.Timeout | null = null;
+  /** When each running tick started (ms, monotonic enough for a scheduling hint). */
+  private readonly started = new Map<Promise<void>, number>();
   private closed = false;
   private requests = 0;
   private batches = 0;
@@ -60,6 +71,7 @@ export class GroupSequencer<Item, Result> {
   constructor(
     private readonly commit: GroupCommit<Item, Result>,
     private readonly options: SequencerOptions,
+    private readonly stallMs: number = DEFAULT_STALL_MS,
   ) {}
 
   submit(key: string, item: Item): Promise<Result> {
@@ -99,9 +111,27 @@ export class GroupSequencer<Item, Result> {
   private schedule(): void {
     const ready = this.ready();
     // Work only of busy keys: their tick starts the next when it ends.
-    if (ready === 0 || this.running.size >= CONCURRENT_TICKS) return;
+    if (ready === 0 || !this.mayStart()) return;
     if (ready >= this.options.max || this.closed) this.tick();
     else if (!this.timer) this.timer = setTimeout(() => this.tick(), this.options.windowMs);
+  }
+
+  /**
+   * Whether a tick may start now: none is running, or (below CONCURRENT_TICKS) the running ones
+   * have been running for `stallMs` (stuck). Otherwise the running tick starts the next when it
+   * ends, and a timer re-checks when the oldest would count as stuck.
+   */
+  private mayStart(): boolean {
+    if (this.running.size === 0 || this.closed) return true;
+    if (this.running.size >= CONCURRENT_TICKS) return false;
+    const wait = Math.min(...this.started.values()) + this.stallMs - Date.now();
+    if (wait <= 0) return true;
+    // A hint only (the running tick starts the next when it ends): it never keeps the process up.
+    this.stallTimer ??= setTimeout(() => {
+      this.stallTimer = null;
+      this.schedule();
+    }, wait).unref();
+    return false;
   }
 
   private tick(): void {
@@ -109,16 +139,22 @@ export class GroupSequencer<Item, Result> {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    if (this.running.size >= CONCURRENT_TICKS || this.ready() === 0) return;
+    if (this.ready() === 0 || !this.mayStart()) return;
     const taken = this.take();
     for (const lane of taken) this.busy.add(lane.key);
     const work: Promise<void> = this.run(taken).finally(() => {
       this.running.delete(work);
+      this.started.delete(work);
+      if (this.running.size === 0 && this.stallTimer) {
+        clearTimeout(this.stallTimer);
+        this.stallTimer = null;
+      }
       for (const lane of taken) this.busy.delete(lane.key);
       // The ended tick's keys (and anyone waiting for a free tick) go now: no second window.
       if (this.ready() > 0) this.tick();
     });
     this.running.add(work);
+    this.started.set(work, Date.now());
   }
 
   /** Up to `max` requests of keys not in a running tick, one per key in turn (round-robin), keys in a rotating order. */

@@ -48,9 +48,29 @@ test('every key with work commits in the same tick; each caller gets its own res
   expect(s.stats()).toMatchObject({ requests: 6, batches: 1, splits: 0 });
 });
 
-test("a key's flood does not starve another key: a quiet key does not wait for the flood's tick, and ticks take their places round-robin", async () => {
+test("a key's flood does not starve another key: the quiet key joins the next tick, whose places are shared round-robin", async () => {
   const r = recorder();
-  const s = new GroupSequencer(r.commit, { windowMs: 0, max: 4 });
+  // A tick is never considered stuck here: the quiet key waits for the flood's tick to end.
+  const s = new GroupSequencer(r.commit, { windowMs: 0, max: 4 }, HOUR);
+  r.hold();
+  const first = s.submit('flood', 0);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const flood = Array.from({ length: 20 }, (_, i) => s.submit('flood', i + 1));
+  const quiet = s.submit('quiet', 99);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(r.ticks).toHaveLength(1);
+  r.open();
+  await Promise.all([first, ...flood, quiet]);
+  expect(sortByKey(r.ticks[1]!)).toEqual([
+    { key: 'flood', items: [1, 2, 3] },
+    { key: 'quiet', items: [99] },
+  ]);
+  expect(r.ticks.slice(2).flatMap((t) => t.flatMap((l) => l.items))).toEqual(Array.from({ length: 17 }, (_, i) => i + 4));
+});
+
+test("a stuck tick (running past stallMs) does not hold up other keys: they get a tick of their own; the stuck key's queue waits for it", async () => {
+  const r = recorder();
+  const s = new GroupSequencer(r.commit, { windowMs: 0, max: 4 }, 0);
   r.hold();
   const first = s.submit('flood', 0);
   await new Promise((resolve) => setTimeout(resolve, 5));
