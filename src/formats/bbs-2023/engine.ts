@@ -92,6 +92,11 @@ export class Bbs2023Engine {
    * by the composition root. The running pool, if any, is closed (its jobs answer 503 + Retry-After)
    * and the next job starts one with the new settings.
    */
+  /** The workers and deadline in force (what configure() set, or the defaults). */
+  get settings(): { readonly workers: number; readonly deadlineMs: number } {
+    return { workers: this.options.size, deadlineMs: this.options.deadlineMs };
+  }
+
   async configure(settings: { readonly workers?: number; readonly deadlineMs?: number }): Promise<void> {
     this.options = { ...this.options, ...(settings.workers !== undefined ? { size: settings.workers } : {}), ...(settings.deadlineMs !== undefined ? { deadlineMs: settings.deadlineMs } : {}) };
     await this.close();
