@@ -14,7 +14,15 @@ const { promisify } = require('node:util');
 const { freePort } = require('./service-process');
 
 const run = promisify(execFile);
-const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+/** The PostgreSQL server binaries: PG_BIN, else the newest under /usr/lib/postgresql. */
+const PG_BIN = process.env.PG_BIN ?? newestServerBin();
+
+function newestServerBin() {
+  const base = '/usr/lib/postgresql';
+  const versions = fs.existsSync(base) ? fs.readdirSync(base).filter((v) => /^\d+$/.test(v) && fs.existsSync(path.join(base, v, 'bin', 'initdb'))) : [];
+  if (versions.length === 0) throw new Error('bench:replica needs the PostgreSQL server binaries (initdb, pg_ctl, pg_basebackup): set PG_BIN to their folder');
+  return path.join(base, versions.sort((a, b) => Number(b) - Number(a))[0], 'bin');
+}
 
 async function asPostgres(bin, args) {
   const exe = path.join(PG_BIN, bin);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chownSync, mkdtempSync, appendFileSync, rmSync } from 'node:fs';
+import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +10,14 @@ import type { TestDatabase } from './test-db';
 const run = promisify(execFile);
 
 /** The PostgreSQL server binaries (initdb, pg_ctl, pg_basebackup): PG_BIN, else the newest under /usr/lib/postgresql. */
-const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+const PG_BIN = process.env.PG_BIN ?? newestServerBin();
+
+function newestServerBin(): string {
+  const base = '/usr/lib/postgresql';
+  const versions = existsSync(base) ? readdirSync(base).filter((v) => /^\d+$/.test(v) && existsSync(path.join(base, v, 'bin', 'initdb'))) : [];
+  if (versions.length === 0) throw new Error('the replica tests need the PostgreSQL server binaries (initdb, pg_ctl, pg_basebackup): set PG_BIN to their folder');
+  return path.join(base, versions.sort((a, b) => Number(b) - Number(a))[0]!, 'bin');
+}
 
 /**
  * A fresh PostgreSQL primary and a streaming replica of it, each in a temporary folder on a port
