@@ -72,6 +72,11 @@ test('the schema parser reads what it must (a guard against a parser that finds 
   expect(ALL_STATEMENTS.length).toBeGreaterThanOrEqual(5);
 });
 
+test('prepared statement names are unique (node-postgres refuses one name for two texts on a connection)', () => {
+  const names = ALL_STATEMENTS.map((s) => s.name);
+  expect(new Set(names).size).toBe(names.length);
+});
+
 describe.each(ALL_STATEMENTS.map((s) => [s.name, s] as const))('statement %s', (_name, s) => {
   test('declares only tables, columns and types that schema.prisma has', () => {
     const wrong: string[] = [];
