@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { AppError } from '../../errors';
 import { canonicalBytes } from '../../domain/canonical';
 import { isoSeconds } from '../../domain/credentials/family-a-credential';
 import type { DidRecord, DidRepository, KeyCustody, TemplateRecord } from '../../domain/ports';
@@ -91,7 +92,7 @@ export class BbsTemplateCredentials {
   /** The stored credential (no proof) with a fresh base proof, for its holder. */
   async signStored(document: Json, issuerDidId: string): Promise<JsonObject> {
     const issuer = await this.dids.findById(issuerDidId);
-    if (!issuer) throw new Error('the issuer DID of a stored credential is gone');
+    if (!issuer) throw new AppError('CONFLICT', 'the issuer DID of this credential is gone: it cannot be signed again');
     const key = await this.keyOf(issuer);
     try {
       return await this.sign(document as JsonObject, key);
@@ -125,7 +126,8 @@ export class BbsTemplateCredentials {
     add('format', !shape, shape);
 
     const proof = await this.engine.verify(credential);
-    const expected = issuerDid ? await this.didKeyOf(issuerDid) : undefined;
+    // A DID whose key this service does not hold has no BBS key: nothing it could have signed.
+    const expected = issuerDid && issuerDid.keyAlgorithm === 'secp256k1' && issuerDid.managedKeyId ? await this.didKeyOf(issuerDid) : undefined;
     if (!proof.verified) add('signature', false, proof.reason);
     else if (proof.controller !== credential['issuer'] || expected !== proof.controller) add('signature', false, 'not signed by the BBS key of the issuer DID whose status list it is in');
     else add('signature', true);
@@ -159,7 +161,8 @@ export class BbsTemplateCredentials {
   }
 
   private async keyOf(issuer: DidRecord): Promise<BbsKeyPair & { did: string }> {
-    if (issuer.keyAlgorithm !== 'secp256k1' || !issuer.managedKeyId) throw new Error('a bbs-2023 template issuer holds a secp256k1 key (checked when the template was saved)');
+    // Checked when the template was saved and at each issuance; a key removed since cannot sign again.
+    if (issuer.keyAlgorithm !== 'secp256k1' || !issuer.managedKeyId) throw new AppError('CONFLICT', 'the issuer DID no longer holds the secp256k1 key its BBS key is derived from');
     const seed = await this.custody.use(issuer.tenantId, issuer.managedKeyId, (sk) => templateBbsSeed(sk, issuer.did));
     try {
       return await templateBbsKey(this.engine, seed);
