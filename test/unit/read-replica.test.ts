@@ -2,6 +2,9 @@ import { parseConfig, ConfigError } from '../../src/config';
 import { formatLsn, parseLsn } from '../../src/db/read-replica/lsn';
 import { ReplicaMonitor, type ReplicaProbe } from '../../src/db/read-replica/replica-monitor';
 import { isPlainSelect } from '../../src/db/read-replica/routing-client';
+import { ReadRouter } from '../../src/db/read-replica/read-router';
+import { withRequest } from '../../src/db/read-replica/scope';
+import type { Logger } from '../../src/logging/logger';
 
 const BASE = { DATABASE_URL: 'postgres://u@127.0.0.1:5432/db', CREDGATE_MASTER_KEY: '00'.repeat(32) };
 
@@ -103,5 +106,70 @@ describe('ReplicaMonitor', () => {
     expect(await a).toBe(300n);
     expect(await b).toBe(300n);
     expect(w.primaryQueries).toBe(2);
+  });
+});
+
+describe('ReadRouter', () => {
+  /** A router over a monitor whose probe the test drives (the database boundary). */
+  function routed(options: { primary?: bigint; replay?: bigint } = {}) {
+    const w = { primary: options.primary ?? 100n, replay: options.replay ?? 100n };
+    const monitor = new ReplicaMonitor({ primaryLsn: async () => w.primary, replayLsn: async () => w.replay }, { maxLagMs: 60_000, checkMs: 100 });
+    const logger = { warn: () => undefined } as unknown as Logger;
+    return { w, monitor, router: new ReadRouter(monitor, 0, logger) };
+  }
+  const where = (source: string) => Promise.resolve(source);
+
+  test('outside a read-only operation every read is the primary', async () => {
+    const { monitor, router } = routed();
+    await monitor.check();
+    expect(await router.read(where, true)).toBe('primary');
+    expect(router.stats).toEqual({ replica: 0, primary: 0, fallbacks: 0 });
+  });
+
+  test('fenced: the replica only once it has replayed the primary position taken after the operation started', async () => {
+    const { w, monitor, router } = routed();
+    await monitor.check();
+    expect(await router.run('fenced', () => router.read(where, true))).toBe('replica');
+    w.primary = 200n; // a commit the replica has not replayed
+    expect(await router.run('fenced', () => router.read(where, true))).toBe('primary');
+    w.replay = 200n;
+    expect(await router.run('fenced', () => router.read(where, true))).toBe('replica');
+  });
+
+  test("session: the replica unless the client's Credgate-LSN is ahead of it; a miss there is asked of the primary", async () => {
+    const { w, monitor, router } = routed();
+    await monitor.check();
+    w.primary = 200n;
+    expect(await router.run('session', () => router.read(where, true))).toBe('replica');
+    const state = { clientLsn: 150n, readOnly: false };
+    expect(await withRequest(state, () => router.run('session', () => router.read(where, true)))).toBe('primary');
+    expect(state.readOnly).toBe(true);
+    const missing = (source: string) => Promise.resolve(source === 'replica' ? null : 'found');
+    expect(await router.run('session', () => router.read(missing, false))).toBe('found');
+    w.replay = 200n; // caught up: a fenced read's null is final (the replica has everything the request must see)
+    expect(await router.run('fenced', () => router.read(missing, false))).toBe(null);
+  });
+
+  test('a failed replica read is answered by the primary; a connection failure stops replica reads, a statement that cannot run there does not', async () => {
+    const { monitor, router } = routed();
+    await monitor.check();
+    const failing = (error: unknown) => (source: string) => (source === 'replica' ? Promise.reject(error) : Promise.resolve('primary'));
+    expect(await router.run('fenced', () => router.read(failing(Object.assign(new Error('read-only'), { code: '25006' })), true))).toBe('primary');
+    expect(monitor.usable()).toBe(true);
+    expect(await router.run('fenced', () => router.read(failing(new Error('Connection terminated unexpectedly')), true))).toBe('primary');
+    expect(monitor.usable()).toBe(false);
+    expect(await router.run('fenced', () => router.read(where, true))).toBe('primary');
+    expect(router.stats.fallbacks).toBe(2);
+  });
+
+  test('one decision per operation, kept for all of its reads', async () => {
+    const { w, monitor, router } = routed();
+    await monitor.check();
+    const sources = await router.run('fenced', async () => {
+      const first = await router.read(where, true);
+      w.primary = 300n; // commits after the operation started do not move it
+      return [first, await router.read(where, true)];
+    });
+    expect(sources).toEqual(['replica', 'replica']);
   });
 });
