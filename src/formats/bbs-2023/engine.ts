@@ -89,8 +89,8 @@ export class Bbs2023Engine {
 
   /**
    * The deployment's worker count and deadline (CREDGATE_BBS_WORKERS, CREDGATE_BBS_DEADLINE_MS), set
-   * by the composition root. The running pool, if any, is closed (its jobs answer 503 + Retry-After)
-   * and the next job starts one with the new settings.
+   * by the composition root. When they change, the running pool, if any, is closed (its jobs answer
+   * 503 + Retry-After) and the next job starts one with the new settings.
    */
   /** The workers and deadline in force (what configure() set, or the defaults). */
   get settings(): { readonly workers: number; readonly deadlineMs: number } {
@@ -98,6 +98,8 @@ export class Bbs2023Engine {
   }
 
   async configure(settings: { readonly workers?: number; readonly deadlineMs?: number }): Promise<void> {
+    // Several apps in one process (tests, a tenant move) configure it alike: leave a running pool alone then.
+    if ((settings.workers ?? this.options.size) === this.options.size && (settings.deadlineMs ?? this.options.deadlineMs) === this.options.deadlineMs) return;
     this.options = { ...this.options, ...(settings.workers !== undefined ? { size: settings.workers } : {}), ...(settings.deadlineMs !== undefined ? { deadlineMs: settings.deadlineMs } : {}) };
     await this.close();
   }
