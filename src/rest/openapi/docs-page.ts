@@ -45,6 +45,8 @@ window.addEventListener('load', function () {
     deepLinking: true,
     persistAuthorization: true,
     displayOperationId: true,
+    // Shows x-example-expects: what Execute gets with an example that names another deployment's records.
+    showExtensions: true,
     docExpansion: 'list',
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
     plugins: [SwaggerUIBundle.plugins.DownloadUrl],

@@ -9,6 +9,7 @@ import type { Answer, Parameter } from '../../contracts/operation';
 import { ERROR_STATUS, type ErrorCode } from '../../errors/codes';
 import { VC_API_DEFAULT_BASE } from '../../contracts/vc-api';
 import { isVcApiPath } from '../vc-api-path';
+import { EXAMPLE_EXPECTS, QUERY_EXAMPLES_LEFT_OUT, documentBodyExample } from './example-expects';
 
 type Json = Record<string, unknown>;
 
@@ -109,13 +110,13 @@ function successResponse(op: Operation, a: Answer): Json {
   };
 }
 
-const parameter = (where: 'path' | 'query' | 'header', p: Parameter): Json => ({
+const parameter = (where: 'path' | 'query' | 'header', p: Parameter, withExample = true): Json => ({
   name: p.name,
   in: where,
   description: p.description,
   required: where === 'path' ? true : p.required === true,
   schema: plain(p.schema),
-  example: p.example,
+  ...(withExample ? { example: p.example } : {}),
 });
 
 /**
@@ -130,7 +131,7 @@ function securityOf(op: Operation): Json[] {
 function operationObject(op: Operation, operationId: string): Json {
   const parameters = [
     ...(op.pathParams ?? []).map((p) => parameter('path', p)),
-    ...(op.query ?? []).map((p) => parameter('query', p)),
+    ...(op.query ?? []).map((p) => parameter('query', p, !(QUERY_EXAMPLES_LEFT_OUT[op.id] ?? []).includes(p.name))),
     ...(op.headers ?? []).map((p) => parameter('header', p)),
     ...(op.idempotent ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
   ];
@@ -150,12 +151,14 @@ function operationObject(op: Operation, operationId: string): Json {
           requestBody: {
             required: true,
             content: Object.fromEntries(
-              (op.body.multipart ? ['multipart/form-data'] : (op.body.mediaTypes ?? ['application/json'])).map((t) => [t, { schema: plain(op.body!.schema), example: op.body!.example }]),
+              (op.body.multipart ? ['multipart/form-data'] : (op.body.mediaTypes ?? ['application/json'])).map((t) => [t, { schema: plain(op.body!.schema), example: documentBodyExample(op.id, op.body!.example) }]),
             ),
           },
         }
       : {}),
     responses,
+    // What Execute in /docs gets with these examples when it is not a success (example-expects.ts).
+    ...(EXAMPLE_EXPECTS[op.id] ? { 'x-example-expects': EXAMPLE_EXPECTS[op.id] } : {}),
   };
 }
 
