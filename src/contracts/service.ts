@@ -71,6 +71,14 @@ export const statusList = publicOp('get', '/status/:listId', 'statusList', {
   rateLimited: true,
 });
 
+export const bbsStatusList = publicOp('get', '/status/:listId/bbs-2023', 'bbsStatusList', {
+  summary: 'The same status list for bbs-2023 template credentials: issued by the issuer DID\'s BBS did:key, with a derived bbs-2023 proof (no API key)',
+  pathParams: [pathParam('listId', 'the list id', EXAMPLE.uuid)],
+  responses: { 200: { description: 'the status list credential (bbs-2023, derived proof disclosing everything)', schema: JsonObject, example: { type: ['VerifiableCredential', 'BitstringStatusListCredential'], issuer: 'did:key:zUC7...', credentialSubject: { type: 'BitstringStatusList', encodedList: 'uH4sIAAAAAAAAA-3BMQEAAADCoPVPbQwfoAAAAAAAAAAAAAAAAAAAAIC3AYbSVKsAQAAA' } } } },
+  errors: [404],
+  rateLimited: true,
+});
+
 export const tokenStatusList = publicOp('get', '/token-status-lists/:listId', 'tokenStatusList', {
   summary: 'An IETF Token Status List (statuslist+jwt; referenced from status.status_list of SD-JWT VCs; no API key)',
   description:

@@ -14,6 +14,11 @@ export function publicRoutes(schemas: SchemasService, credentials: FamilyBCreden
     res.setHeader('Cache-Control', 'no-cache');
     res.json(await credentials.statusListCredential(pathParam(req, 'listId')));
   });
+  // The same list for bbs-2023 template credentials: issued by the DID's BBS did:key (bbs-2023 proof).
+  r.get('/status/:listId/bbs-2023', async (req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.json(await credentials.bbsStatusListCredential(pathParam(req, 'listId')));
+  });
   r.get('/t/:tenant/schema/:name', async (req, res) => {
     res.json(await schemas.publicBody(pathParam(req, 'tenant'), pathParam(req, 'name'), req.query['version']));
   });

@@ -190,7 +190,8 @@ export function createServices(d: ServiceDeps): Services {
     publicUrl: d.config.publicUrl,
     base: d.vcApi.base,
     resolver: d.vcApi.resolver(dids),
-    remoteStatus: d.vcApi.remoteStatus,
+    // bbs-2023 template credentials' lists are read from Family B directly (current bits, no HTTP to itself).
+    remoteStatus: familyBCredentials.statusSource(d.vcApi.remoteStatus),
     ...(d.vcApi.relatedResources ? { relatedResources: d.vcApi.relatedResources } : {}),
     ...(d.config.verification ? { verificationLimits: d.config.verification } : {}),
     revocations: tokenStatus,

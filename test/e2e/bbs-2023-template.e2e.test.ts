@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { decode as cborDecode } from 'cbor-x';
 import { useTestServer } from '../support/harness';
+import { request } from '../support/http';
 import { type BbsTransport, graphqlBbs, restBbs } from '../support/bbs-2023-transports';
 import { unwrap } from '../support/family-a-fixtures';
 import { FB_ATTRIBUTES, fbTransports } from '../support/family-b-fixtures';
@@ -81,10 +82,9 @@ describe.each([['REST'], ['GraphQL']])('a Family B template with proofSuite bbs-
   const issue = async (): Promise<Json> => unwrap(await t.issue(keys.issuer, { templateId: template['templateId'], credentialSubject: VALUES }));
   const derive = async (vc: Json, pointers: string[]): Promise<Json> => ok(await vcApi.derive(keys.holder, { verifiableCredential: vc, options: { selectivePointers: pointers } })).verifiableCredential;
   const familyBVerify = async (vc: Json) => unwrap(await t.verify(keys.verifier, vc));
-  // The VC-API checks the proof with the did:key alone, the issuer binding and the validity. The
-  // status entry is in the issuer DID's Family B list, which that DID signs, not the did:key: the
-  // VC-API's status check (list issuer = credential issuer) is Family B verify's job here.
-  const vcApiVerify = async (vc: Json) => ok(await vcApi.verify(keys.verifier, { verifiableCredential: vc, options: { checks: ['proof', 'issuer', 'validity'] } }));
+  // The VC-API with all its checks: proof (the did:key alone), issuer binding, validity, and status
+  // against the list the did:key issued (GET /status/{listId}/bbs-2023).
+  const vcApiVerify = async (vc: Json) => ok(await vcApi.verify(keys.verifier, { verifiableCredential: vc }));
 
   beforeAll(async () => {
     ({ t, slice } = fbTransports(server, name));
@@ -110,6 +110,7 @@ describe.each([['REST'], ['GraphQL']])('a Family B template with proofSuite bbs-
     expect(String(issued['proof']['proofValue'])).toMatch(/^u2V0C/);
     expect(issued['credentialSubject']).toEqual(VALUES);
     expect(issued['credentialStatus']).toMatchObject({ type: 'BitstringStatusListEntry', statusPurpose: 'revocation' });
+    expect(issued['credentialStatus']['statusListCredential']).toMatch(/\/status\/[0-9a-f-]{36}\/bbs-2023$/);
     // One BBS key per issuer DID: a second credential names the same did:key.
     expect((await issue())['issuer']).toBe(issued['issuer']);
     // A base proof is the holder's: verifiers only accept derivations.
@@ -129,7 +130,7 @@ describe.each([['REST'], ['GraphQL']])('a Family B template with proofSuite bbs-
     const fb = await familyBVerify(derived);
     expect(fb).toEqual({ verified: true, checks: [{ check: 'format', ok: true }, { check: 'signature', ok: true }, { check: 'status', ok: true }, { check: 'expiry', ok: true }] });
     const vc = await vcApiVerify(derived);
-    expect(vc).toEqual({ verified: true, checks: ['proof', 'issuer', 'validity'], warnings: [], errors: [] });
+    expect(vc).toEqual({ verified: true, checks: ['proof', 'issuer', 'validity', 'credentialStatus'], warnings: [], errors: [] });
   });
 
   test('the holder derives locally with the SDK and the service verifies; the service derives and the SDK verifies locally', async () => {
@@ -184,20 +185,33 @@ describe.each([['REST'], ['GraphQL']])('a Family B template with proofSuite bbs-
   test('a derivation whose status entry names no list of this service is refused by Family B verify', async () => {
     // Without the list there is no issuer DID to bind the did:key to (and the status is mandatory, so the proof breaks too).
     const derived = await derive(issued, ['/credentialSubject/name']);
-    const otherList = { ...derived['credentialStatus'], statusListCredential: String(derived['credentialStatus']['statusListCredential']).replace(/[0-9a-f-]{36}$/, '00000000-0000-4000-8000-000000000000') };
+    const otherList = { ...derived['credentialStatus'], statusListCredential: String(derived['credentialStatus']['statusListCredential']).replace(/[0-9a-f-]{36}(?=\/bbs-2023$)/, '00000000-0000-4000-8000-000000000000') };
     const fb = await familyBVerify({ ...derived, credentialStatus: otherList });
     expect(fb.verified).toBe(false);
     expect(fb.checks.find((c: Json) => c.check === 'format')).toMatchObject({ ok: false });
   });
 
-  test('revocation reaches every derivation', async () => {
+  test('the status list is published as a bbs-2023 credential of the same did:key, and revocation reaches every derivation at Family B and at the VC-API', async () => {
     const vc = await issue();
+    const url = new URL(vc['credentialStatus']['statusListCredential']);
+    const listBefore = (await request(server.baseUrl, 'GET', url.pathname)).json as Json;
+    expect(listBefore).toMatchObject({ type: ['VerifiableCredential', 'BitstringStatusListCredential'], issuer: vc['issuer'], id: url.toString() });
+    expect(String(listBefore['proof']['proofValue'])).toMatch(/^u2V0D/);
+    expect((await vcApiVerify(listBefore)).verified).toBe(true);
     const before = await derive(vc, ['/credentialSubject/name']);
     expect((await familyBVerify(before)).verified).toBe(true);
+    expect((await vcApiVerify(before)).verified).toBe(true);
     unwrap(await t.revoke(keys.issuer, vc['id']));
     const after = await familyBVerify(before);
     expect(after.verified).toBe(false);
     expect(after.checks.find((c: Json) => c.check === 'status')).toMatchObject({ ok: false, detail: 'credential has been revoked' });
+    const atVcApi = await vcApiVerify(before);
+    expect(atVcApi.verified).toBe(false);
+    expect(atVcApi.errors.map((e: Json) => String(e['type']).replace(/^.*[#:]/, ''))).toEqual(['REVOKED']);
+    const listAfter = (await request(server.baseUrl, 'GET', url.pathname)).json as Json;
+    expect(listAfter['credentialSubject']['encodedList']).not.toBe(listBefore['credentialSubject']['encodedList']);
+    // An unknown list is 404.
+    expect((await request(server.baseUrl, 'GET', '/status/00000000-0000-4000-8000-000000000000/bbs-2023')).status).toBe(404);
   });
 
   test('a bbs-2023 credential is not put into a Family B VP (by id or as a document): 400, derive instead', async () => {

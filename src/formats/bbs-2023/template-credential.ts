@@ -65,6 +65,20 @@ export function templateType(templateName: string): string {
 }
 
 /**
+ * Where a bbs-2023 template credential's status list is published: beside the issuer DID's Family B
+ * list (`<base>/status/<listId>`, signed by the DID), the same bits as a bbs-2023 credential issued
+ * by the DID's BBS did:key, so a W3C verifier finds the list issued by the credential's own issuer.
+ */
+export const BBS_STATUS_SUFFIX = '/bbs-2023';
+
+/** The list id in a `<statusBase><listId>/bbs-2023` URL; undefined for any other URL. */
+export function bbsStatusListId(url: string, statusBase: string): string | undefined {
+  if (!url.startsWith(statusBase) || !url.endsWith(BBS_STATUS_SUFFIX)) return undefined;
+  const id = url.slice(statusBase.length, url.length - BBS_STATUS_SUFFIX.length);
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id) ? id : undefined;
+}
+
+/**
  * The pointers every derivation discloses: issuer, type, validity and status (mandatoryPointersFor),
  * so a verifier can judge the issuer, the period and revocation of each. The credential `id` and
  * every claim about the subject, its id included, are the holder's to select.

@@ -19,7 +19,7 @@ const ORACLE_PATHS = [
 ];
 
 /** Keyless published documents: limited per client address. */
-const PUBLIC_PATHS = [/^\/status\/[^/]+\/?$/i, /^\/token-status-lists\/[^/]+\/?$/i, /^\/schema\/[^/]+\/?$/i, /^\/t\/[^/]+\/schema\/[^/]+\/?$/i];
+const PUBLIC_PATHS = [/^\/status\/[^/]+\/?$/i, /^\/status\/[^/]+\/bbs-2023\/?$/i, /^\/token-status-lists\/[^/]+\/?$/i, /^\/schema\/[^/]+\/?$/i, /^\/t\/[^/]+\/schema\/[^/]+\/?$/i];
 
 /** Face uploads wait in the face engine's own fair queue; they must not also hold a write slot. */
 const NOT_WRITES = [/^(\/api)?\/user\/(image\/)?createTemplate\/?$/i];

@@ -4,14 +4,13 @@ import { AppError } from '../../errors';
 import { canonicalBytes } from '../../domain/canonical';
 import { isoSeconds } from '../../domain/credentials/family-a-credential';
 import type { DidRecord, DidRepository, KeyCustody, TemplateRecord } from '../../domain/ports';
-import { buildStatusListEntry } from '../../domain/status-list';
+import { Bitstring, buildStatusListCredential, buildStatusListEntry, encodeList } from '../../domain/status-list';
 import type { PrismaCredentialRepository } from '../../db/repositories/credential.repository';
 import { type Bbs2023Engine, bbs2023Engine } from '../../formats/bbs-2023/engine';
 import { bbs2023 } from '../../formats/bbs-2023/format';
-import { templateBbsKey, templateBbsSeed, templateCredential, templateMandatoryPointers } from '../../formats/bbs-2023/template-credential';
+import { BBS_STATUS_SUFFIX, bbsStatusListId, templateBbsKey, templateBbsSeed, templateCredential, templateMandatoryPointers } from '../../formats/bbs-2023/template-credential';
 import type { BbsKeyPair } from '../../formats/bbs-2023/engine';
-import type { JsonObject } from '../../vc/ports';
-import { isUuid } from './ids';
+import type { JsonObject, StatusListSource } from '../../vc/ports';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -57,13 +56,70 @@ const MAX_CACHED_KEYS = 1024;
  */
 export class BbsTemplateCredentials {
   private readonly didKeys = new Map<string, string>();
+  /** Published bbs-2023 status lists by list id and version: signed again only when a bit changed. */
+  private readonly lists = new Map<string, Promise<JsonObject>>();
 
   constructor(
     private readonly credentials: PrismaCredentialRepository,
     private readonly dids: DidRepository,
     private readonly custody: KeyCustody,
+    /** `<publicUrl>/status/`: where Family B lists are published. */
+    private readonly statusBase: string,
+    private readonly clock: { now(): Date },
     private readonly engine: Bbs2023Engine = bbs2023Engine,
   ) {}
+
+  /** The status list URL a bbs-2023 template credential names (see BBS_STATUS_SUFFIX). */
+  statusListUrl(listId: string): string {
+    return `${this.statusBase}${listId}${BBS_STATUS_SUFFIX}`;
+  }
+
+  /**
+   * GET /status/{listId}/bbs-2023: the DID's Family B list as a W3C BitstringStatusListCredential
+   * issued by the DID's BBS did:key, with a derived bbs-2023 proof disclosing everything (verifiers
+   * accept derived proofs only). Null when there is no such list or its DID holds no key.
+   */
+  async statusListCredential(listId: string): Promise<JsonObject | null> {
+    const list = await this.credentials.statusList(listId);
+    const issuer = list ? await this.dids.findById(list.issuerDidId) : null;
+    if (!list || !issuer || issuer.keyAlgorithm !== 'secp256k1' || !issuer.managedKeyId) return null;
+    const cacheKey = `${list.id}:${list.version}:${issuer.publicKeyHex}`;
+    const known = this.lists.get(cacheKey);
+    if (known) return known;
+    const work = (async () => {
+      const key = await this.keyOf(issuer);
+      try {
+        const url = this.statusListUrl(list.id);
+        const document = buildStatusListCredential({ id: url, issuer: key.did, validFrom: isoSeconds(this.clock.now()), statusPurpose: 'revocation', encodedList: encodeList(Bitstring.fromBytes(list.bits)) }) as unknown as JsonObject;
+        const base = await this.engine.sign(document, key, ['/id', '/type', '/issuer', '/validFrom', '/credentialSubject']);
+        return await this.engine.derive(base, []);
+      } finally {
+        key.secretKey.fill(0);
+      }
+    })();
+    // Only the newest version of each list is worth keeping; a failure is not remembered.
+    for (const k of this.lists.keys()) if (k.startsWith(`${list.id}:`)) this.lists.delete(k);
+    if (this.lists.size >= MAX_CACHED_KEYS) this.lists.delete(this.lists.keys().next().value as string);
+    this.lists.set(cacheKey, work);
+    work.catch(() => this.lists.delete(cacheKey));
+    return work;
+  }
+
+  /**
+   * The VC-API verifier's status source: this service's bbs-2023 lists are read here (the current
+   * bits, never a stale copy, and no HTTP round trip to itself); every other URL from `other`.
+   */
+  statusSource(other: StatusListSource): StatusListSource {
+    return {
+      fetchStatusListCredential: async (url) => {
+        const listId = bbsStatusListId(url, this.statusBase);
+        if (listId === undefined) return other.fetchStatusListCredential(url);
+        const list = await this.statusListCredential(listId);
+        if (!list) throw new AppError('NOT_FOUND', `status list ${url} not found`);
+        return list;
+      },
+    };
+  }
 
   async issue(input: BbsIssueInput): Promise<JsonObject> {
     const key = await this.keyOf(input.issuer);
@@ -139,12 +195,12 @@ export class BbsTemplateCredentials {
     return checks;
   }
 
-  /** The DID owning the Family B list the credential's status entry names. */
+  /** The DID owning the Family B list the credential's status entry names (`…/status/<listId>/bbs-2023`). */
   private async statusListIssuer(credential: Json): Promise<DidRecord | null> {
     const status = credential['credentialStatus'];
     const url = isObject(status) ? status['statusListCredential'] : undefined;
-    const listId = typeof url === 'string' ? url.slice(url.lastIndexOf('/') + 1) : '';
-    const list = isUuid(listId) ? await this.credentials.statusList(listId) : null;
+    const listId = typeof url === 'string' ? bbsStatusListId(url, this.statusBase) : undefined;
+    const list = listId !== undefined ? await this.credentials.statusList(listId) : null;
     return list ? this.dids.findById(list.issuerDidId) : null;
   }
 

@@ -22,6 +22,8 @@ import type { AnchorStatus } from '../../anchor/anchor.port';
 import type { TemplatesService } from './templates.service';
 import { isCredentialId, isUuid } from './ids';
 import { BbsTemplateCredentials } from './bbs-template-credentials';
+import { bbsStatusListId } from '../../formats/bbs-2023/template-credential';
+import type { StatusListSource } from '../../vc/ports';
 import type { IssueInput } from '../../contracts/family-b/credentials';
 
 export type Json = Record<string, unknown>;
@@ -87,7 +89,7 @@ export class FamilyBCredentialsService {
     /** Credentials other issuers of this service delivered (OpenID4VCI), revocable through this route too. */
     private readonly elsewhere?: IssuedElsewhere,
   ) {
-    this.bbs = new BbsTemplateCredentials(credentials, dids, custody);
+    this.bbs = new BbsTemplateCredentials(credentials, dids, custody, publicUrl + STATUS_PATH, clock);
   }
 
   /** POST /credentials `{ templateId, credentialSubject, holder? }`. */
@@ -112,7 +114,7 @@ export class FamilyBCredentialsService {
     // Each credential lives the template's period from its own issuance (not until the template's date).
     const expires = addExpiration(now, template.expiration as TemplateExpiration);
     if (template.proofSuite === 'bbs-2023') {
-      return this.bbs.issue({ tenantId: actor.tenantId, template, issuer, statusListId, statusListUrl: this.statusListUrl(statusListId), holder: holderDid, values, now, expires });
+      return this.bbs.issue({ tenantId: actor.tenantId, template, issuer, statusListId, statusListUrl: this.bbs.statusListUrl(statusListId), holder: holderDid, values, now, expires });
     }
     const record = await this.custody.use(actor.tenantId, issuer.managedKeyId, (sk) =>
       this.credentials.issue({ tenantId: actor.tenantId, templateId: template.id, issuerDidId: issuer.id, statusListId }, (statusIndex) => {
@@ -232,6 +234,18 @@ export class FamilyBCredentialsService {
     return { verified: checks.every((c) => c.ok), checks, ...(anchor ? { anchor } : {}) };
   }
 
+  /** GET /status/{listId}/bbs-2023: the list as bbs-2023 template credentials name it (BbsTemplateCredentials). */
+  async bbsStatusListCredential(listId: string): Promise<Json> {
+    const list = isUuid(listId) ? await this.bbs.statusListCredential(listId) : null;
+    if (!list) throw notFound('status list');
+    return list;
+  }
+
+  /** Where the VC-API verifier reads status lists: this service's bbs-2023 publications here, the rest from `other`. */
+  statusSource(other: StatusListSource): StatusListSource {
+    return this.bbs.statusSource(other);
+  }
+
   /**
    * The public BitstringStatusListCredential, signed by the issuer (detached ES256K JWS over its
    * JCS). Public and keyless, so it must be cheap: the signed document is stored with the list
@@ -317,7 +331,8 @@ export class FamilyBCredentialsService {
     const status = credential['credentialStatus'];
     if (!isObject(status) || typeof status['statusListCredential'] !== 'string') return [false, 'credentialStatus is missing'];
     const url = status['statusListCredential'];
-    const listId = url.startsWith(this.publicUrl + STATUS_PATH) ? url.slice((this.publicUrl + STATUS_PATH).length) : '';
+    // A bbs-2023 template credential names its list's bbs-2023 publication (…/status/<id>/bbs-2023): the same bits.
+    const listId = bbsStatusListId(url, this.publicUrl + STATUS_PATH) ?? (url.startsWith(this.publicUrl + STATUS_PATH) ? url.slice((this.publicUrl + STATUS_PATH).length) : '');
     let index: number | undefined;
     try {
       index = parseStatusListIndex(status['statusListIndex']);
