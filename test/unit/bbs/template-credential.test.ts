@@ -1,4 +1,4 @@
-import { templateBbsSeed, templateCredential, templateMandatoryPointers, templateType } from '../../../src/formats/bbs-2023/template-credential';
+import { bbsStatusListId, templateBbsSeed, templateCredential, templateMandatoryPointers, templateType } from '../../../src/formats/bbs-2023/template-credential';
 
 /** The pure parts of a Family B bbs-2023 template credential (issue 18): key seed, shape, what is always disclosed. */
 describe('bbs-2023 template credentials', () => {
@@ -31,5 +31,15 @@ describe('bbs-2023 template credentials', () => {
     expect(pointers.sort()).toEqual(['/credentialStatus', '/issuer', '/type', '/validFrom', '/validUntil']);
     const noHolder = templateCredential({ id: 'urn:uuid:2', templateName: 'T', issuer: 'did:key:zUC7x', holder: null, validFrom: 'a', validUntil: 'b', values: {}, credentialStatus: {} });
     expect(noHolder['credentialSubject']).toEqual({});
+  });
+
+  test('the bbs-2023 status list URL names exactly one list of this service', () => {
+    const base = 'https://issuer.example/status/';
+    const id = '1b4e28ba-2fa1-41d2-883f-0016d3cca427';
+    expect(bbsStatusListId(`${base}${id}/bbs-2023`, base)).toBe(id);
+    expect(bbsStatusListId(`${base}${id}`, base)).toBeUndefined();
+    expect(bbsStatusListId(`https://evil.example/status/${id}/bbs-2023`, base)).toBeUndefined();
+    expect(bbsStatusListId(`${base}../${id}/bbs-2023`, base)).toBeUndefined();
+    expect(bbsStatusListId(`${base}${id}/x/bbs-2023`, base)).toBeUndefined();
   });
 });
