@@ -85,6 +85,7 @@ export const REST: Record<string, (c: Ctx) => RestProbe[]> = {
   '/t/:tenant/schema/:name': (c) => c.faSchemas.map((n) => ({ path: `/t/${c.tenant}/schema/${encodeURIComponent(n)}`, key: null })),
   '/credentials/:credentialId': (c) => c.fb.map((f) => ({ path: `/credentials/${encodeURIComponent(String(f.vc['id']))}` })),
   '/status/:listId': (c) => c.statusLists.map((id) => ({ path: `/status/${id}`, key: null })),
+  '/status/:listId/bbs-2023': (c) => c.statusLists.map((id) => ({ path: `/status/${id}/bbs-2023`, key: null })),
   '/vc-api/status-lists/:listId': (c) => c.vcStatusLists.map((id) => ({ path: `/vc-api/status-lists/${id}`, key: null })),
   '/token-status-lists/:listId': (c) => c.tokenStatusLists.map((id) => ({ path: `/token-status-lists/${id}`, key: null })),
   '/vc-templates': () => [{ path: '/vc-templates' }, { path: '/vc-templates?first=10' }],
@@ -138,7 +139,17 @@ function requestObjectContent(a: Answer): Answer {
   const { iat, exp, ...claims } = payload!;
   return { status: a.status, body: { header: h, x5cLength: (x5c as unknown[]).length, payload: claims, validFor: Number(exp) - Number(iat) } };
 }
-const SIGNED_AT_READ: Record<string, (a: Answer) => Answer> = { '/oid4vp/request-objects/:requestId': requestObjectContent };
+/**
+ * The bbs-2023 publication of a status list is signed when first read on each deployment: a BBS
+ * proof is randomised and validFrom is the signing time, so it is compared without them (issuer,
+ * the DID's BBS did:key, and the bits must be equal).
+ */
+function bbsListContent(a: Answer): Answer {
+  if (a.status !== 200 || a.body === null || typeof a.body !== 'object') return a;
+  const { proof, validFrom, ...content } = a.body as Json;
+  return { status: a.status, body: { ...content, proofType: (proof as Json)?.['cryptosuite'], hasValidFrom: typeof validFrom === 'string' } };
+}
+const SIGNED_AT_READ: Record<string, (a: Answer) => Answer> = { '/oid4vp/request-objects/:requestId': requestObjectContent, '/status/:listId/bbs-2023': bbsListContent };
 
 /** Answers that are random or of the deployment itself (key material, probes): compared by shape. */
 const SHAPE_ONLY = new Set(['/generate-keypair', '/user/generateKeyPair', '/api/user/generateKeyPair', '/oauth/jwks', '/healthz', '/readyz']);
