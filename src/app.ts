@@ -268,7 +268,7 @@ export async function createCore(
       anchors: new AnchorService(anchoring.outbox, anchoring.adapter, anchorConfig.mode),
       vcApi: {
         issuers: new PrismaVcIssuerRepository(db.prisma),
-        status: new PrismaVcStatusRepository(db.prisma),
+        status: new PrismaVcStatusRepository(db),
         base: config.vcApiBase ?? VC_API_DEFAULT_BASE,
         // did:key locally, did:web over HTTPS, the service's own method from its records.
         resolver: (dids) => createDidResolver(resolverOptionsFromConfig(fetching, serviceDidLookup(dids, config.didMethod))),

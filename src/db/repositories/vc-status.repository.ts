@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../errors';
-import { markSlot, pickFreeSlot } from '../../domain/status-list';
+import { pickFreeSlot } from '../../domain/status-list';
 import type { VcStatusChange, VcStatusListRecord, VcStatusPurpose, VcStatusRepository, VcStatusSlot } from '../../domain/vc-issuers';
-import type { Prisma, PrismaClient } from '../database';
+import type { Database, Prisma, PrismaClient } from '../database';
 import { isUniqueViolation } from '../prisma-errors';
+import type { SqlExecutor } from '../sql-executor';
+import { run } from '../sql/statement';
+import { insertVcList, lockCurrentVcList, takeVcSlot } from '../sql/vc-api.sql';
 import { retryTransaction } from '../transaction-retry';
 
 /** 16 KiB = 131,072 entries: the W3C minimum, so a list does not reveal how few credentials an issuer has. */
@@ -11,6 +14,12 @@ export const VC_STATUS_LIST_BYTES = 16 * 1024;
 
 /** Issuance signs inside the transaction that holds the list's row lock; give queued ones room. */
 const TX = { maxWait: 30_000, timeout: 30_000 } as const;
+
+/** A unique violation as node-postgres and PGlite report it (SQLSTATE 23505), or Prisma's P2002. */
+const isDuplicate = (e: unknown): boolean => isUniqueViolation(e) || (typeof e === 'object' && e !== null && (e as { code?: unknown }).code === '23505');
+
+/** `set_bit` numbers the bits of each byte from the least significant; W3C index 0 is the most significant bit of byte 0. */
+const pgBitOf = (index: number): number => (index >> 3) * 8 + (7 - (index & 7));
 
 const bitOf = (bits: Uint8Array, index: number): boolean => (((bits[index >> 3] ?? 0) >> (7 - (index & 7))) & 1) === 1;
 
@@ -28,7 +37,15 @@ interface ListRow {
  * refuse it anyway).
  */
 export class PrismaVcStatusRepository implements VcStatusRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  private readonly prisma: PrismaClient;
+  private readonly sql: SqlExecutor;
+  /** (issuer, purpose) pairs whose first list is known to exist: lists are never deleted but with their issuer. */
+  private readonly known = new Set<string>();
+
+  constructor(db: Pick<Database, 'prisma' | 'sql'>) {
+    this.prisma = db.prisma;
+    this.sql = db.sql;
+  }
 
   async allocate<T>(
     input: { tenantId: string; issuerId: string; credentialId: string; purposes: readonly VcStatusPurpose[] },
@@ -37,32 +54,35 @@ export class PrismaVcStatusRepository implements VcStatusRepository {
     // Sorted, so two issuances of one issuer lock its lists in the same order.
     const purposes = [...new Set(input.purposes)].sort();
     for (const purpose of purposes) await this.ensureList(input.tenantId, input.issuerId, purpose);
+    // On pg (PGlite) directly with prepared statements (issue 19): per purpose, lock the current
+    // list, draw a slot, then set its bit and insert the entry in one statement; the credential is
+    // built and signed for its slots inside the same transaction (the lock keeps the slot ours).
     try {
       return await retryTransaction(() =>
-        this.prisma.$transaction(async (tx) => {
+        this.sql.transaction(async (tx) => {
           const slots: VcStatusSlot[] = [];
           for (const purpose of purposes) {
             const list = await this.currentList(tx, input.tenantId, input.issuerId, purpose);
             const index = pickFreeSlot(list.allocated);
             if (index === null) throw new Error('a status list with free slots has none');
-            await tx.vcStatusList.update({ where: { id: list.id }, data: { allocated: Buffer.from(markSlot(list.allocated, index)), taken: list.taken + 1 } });
-            await tx.vcCredentialStatus.create({ data: { listId: list.id, index, tenantId: input.tenantId, credentialId: input.credentialId, purpose } });
+            await run(tx, takeVcSlot, [list.id, pgBitOf(index), index, input.tenantId, input.credentialId, purpose]);
             slots.push({ listId: list.id, index, purpose });
           }
           return build(slots);
-        }, TX),
+        }),
       );
     } catch (e) {
-      if (isUniqueViolation(e)) throw new AppError('CONFLICT', 'a credential with this id was already issued by this tenant (credential.id or options.credentialId must be new)');
+      if (isDuplicate(e)) throw new AppError('CONFLICT', 'a credential with this id was already issued by this tenant (credential.id or options.credentialId must be new)');
       throw e;
     }
   }
 
   /** The first list of an issuer and purpose, created empty on first use (race-safe: unique issuer, purpose, seq). */
   private async ensureList(tenantId: string, issuerId: string, purpose: VcStatusPurpose): Promise<void> {
-    const found = await this.prisma.vcStatusList.findFirst({ where: { issuerId, purpose }, select: { id: true } });
-    if (found) return;
-    await this.prisma.vcStatusList.createMany({ data: [this.emptyList(tenantId, issuerId, purpose, 0)], skipDuplicates: true });
+    const key = `${issuerId}/${purpose}`;
+    if (this.known.has(key)) return;
+    await run(this.sql, insertVcList, [randomUUID(), tenantId, issuerId, purpose, 0, VC_STATUS_LIST_BYTES]);
+    this.known.add(key);
   }
 
   private emptyList(tenantId: string, issuerId: string, purpose: VcStatusPurpose, seq: number) {
@@ -73,14 +93,12 @@ export class PrismaVcStatusRepository implements VcStatusRepository {
    * The newest list of the issuer and purpose, locked; when it is full, the next one, created
    * while the full one's lock is held (so only one transaction creates it).
    */
-  private async currentList(tx: Prisma.TransactionClient, tenantId: string, issuerId: string, purpose: VcStatusPurpose): Promise<ListRow> {
-    const [row] = await tx.$queryRaw<ListRow[]>`
-      SELECT id::text, seq, taken, allocated FROM vc_status_lists
-      WHERE issuer_id = ${issuerId}::uuid AND purpose = ${purpose} ORDER BY seq DESC LIMIT 1 FOR UPDATE`;
+  private async currentList(tx: SqlExecutor, tenantId: string, issuerId: string, purpose: VcStatusPurpose): Promise<ListRow> {
+    const [row] = await run(tx, lockCurrentVcList, [issuerId, purpose]);
     if (!row) throw new Error('status list vanished');
     if (row.taken < row.allocated.length * 8) return row;
     const next = this.emptyList(tenantId, issuerId, purpose, row.seq + 1);
-    await tx.vcStatusList.create({ data: next });
+    await run(tx, insertVcList, [next.id, tenantId, issuerId, purpose, next.seq, VC_STATUS_LIST_BYTES]);
     return { id: next.id, seq: next.seq, taken: 0, allocated: next.allocated };
   }
 
