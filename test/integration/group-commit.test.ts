@@ -79,6 +79,24 @@ describe('one tick for many issuers (the repository, with a window only a full q
     await repo.drain();
   });
 
+  test('a log left beyond its stored head (a crash between a commit and its head): the next tick settles it through the full check, then commits', async () => {
+    const party = await fbParty(server, 'REST');
+    const l = await logOf(party);
+    const before = await headAndLeaves(l.logId);
+    // What a crash leaves: a leaf committed to the issuer's log, no head stored for it.
+    const orphan = new Uint8Array(createHash('sha256').update(`orphan ${randomUUID()}`).digest());
+    await server.app.db.prisma.$transaction((tx) => server.app.ledger.appendInTransaction(tx, l.logId, { entryHash: orphan, kind: 'test', ref: 'orphan' }));
+    expect((await server.app.db.prisma.ledgerHead.findUniqueOrThrow({ where: { logSeq: logSeq(l.logId) } })).treeSize).toBe(before.leafCount);
+    const repo = new PrismaCredentialRepository(server.app.db, server.app.ledger, { windowMs: 0, max: 10 });
+    const issued = await repo.issue(l.input, build(l.logId));
+    expect(issued.status).toBe('issued');
+    const after = await headAndLeaves(l.logId);
+    expect(after.leafCount).toBe(before.leafCount + 2);
+    expect(after.headSize).toBe(after.leafCount);
+    expect(after.headRoot.equals(after.leafRoot)).toBe(true);
+    await repo.drain();
+  });
+
   test('attack: a frontier node rewritten in the database (triggers off, as a superuser could) makes the tick refuse; nothing of it is written', async () => {
     const party = await fbParty(server, 'REST');
     const l = await logOf(party);
