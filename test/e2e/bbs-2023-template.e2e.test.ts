@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { decode as cborDecode } from 'cbor-x';
 import { useTestServer } from '../support/harness';
+import { localSdk, ok } from '../support/bbs-2023-local-sdk';
 import { request } from '../support/http';
 import { type BbsTransport, graphqlBbs, restBbs } from '../support/bbs-2023-transports';
 import { unwrap } from '../support/family-a-fixtures';
@@ -25,34 +24,6 @@ const SECRET_BIRTH = '1987-03-14';
 const SECRET_NUMBER = 48213;
 const VALUES = { name: SECRET_NAME, birthDate: SECRET_BIRTH, employeeNo: SECRET_NUMBER };
 
-const SDK = path.resolve(__dirname, '../../packages/sdk/dist/index.js');
-const LOCAL = `
-const sdk = require(process.argv[1]);
-let input = '';
-process.stdin.setEncoding('utf8').on('data', (c) => (input += c)).on('end', async () => {
-  const r = JSON.parse(input);
-  const answer = r.op === 'derive' ? await sdk.deriveBbs2023(r.credential, r.pointers) : await sdk.verifyBbs2023(r.credential);
-  process.stdout.write(JSON.stringify(answer));
-});`;
-
-/** The SDK package's local helper in a process of its own: no service, nothing but the credential. */
-function localSdk<T>(request: Json): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', LOCAL, SDK], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`local SDK failed (${code}): ${err.slice(0, 2000)}`))));
-    child.stdin.end(JSON.stringify(request));
-  });
-}
-
-function ok<T>(o: { ok: true; data: T } | { ok: false; status: number; code?: string }): T {
-  if (!o.ok) throw new Error(`expected success, got ${o.status} ${o.code}`);
-  return o.data;
-}
 
 /** Whether two byte strings share any run of `n` bytes. */
 function shareRun(a: Uint8Array, b: Uint8Array, n: number): boolean {

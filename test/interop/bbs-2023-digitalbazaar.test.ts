@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Bbs2023Engine } from '../../src/formats/bbs-2023/engine';
 import { g2DidKey } from '../../src/formats/bbs-2023/did-key';
 import type { JsonObject } from '../../src/vc/ports';
+import { askScript } from '../support/vc/digitalbazaar';
 
 /**
  * bbs-2023 interop with Digital Bazaar (@digitalbazaar/vc + data-integrity + the cryptosuite, in a
@@ -13,25 +13,7 @@ import type { JsonObject } from '../../src/vc/ports';
 const SCRIPT = join(__dirname, 'bbs-digitalbazaar.mjs');
 
 function askDigitalBazaar<T>(request: JsonObject): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const child = spawn(process.execPath, [SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      let answer: (T & { failure?: string }) | undefined;
-      try {
-        answer = JSON.parse(out) as T & { failure?: string };
-      } catch {
-        answer = undefined;
-      }
-      if (code !== 0 || !answer || answer.failure) reject(new Error(`bbs-digitalbazaar.mjs failed (${code}): ${answer?.failure ?? err.slice(0, 2000)}`));
-      else resolve(answer);
-    });
-    child.stdin.end(JSON.stringify(request));
-  });
+  return askScript<T>(SCRIPT, request);
 }
 
 const dbVerify = (verifiableCredential: JsonObject) => askDigitalBazaar<{ verified: boolean; errors: string[] }>({ op: 'verify', verifiableCredential });

@@ -9,8 +9,13 @@ const SCRIPT = join(__dirname, '..', '..', 'interop', 'digitalbazaar.mjs');
  * Node process because its packages are ESM-only and must not go through jest's module system.
  */
 export function askDigitalBazaar<T>(request: JsonObject): Promise<T> {
+  return askScript<T>(SCRIPT, request);
+}
+
+/** One JSON request to a child Node script that answers one JSON object (`failure` when it failed). */
+export function askScript<T>(script: string, request: JsonObject): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const child = spawn(process.execPath, [SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
@@ -23,7 +28,7 @@ export function askDigitalBazaar<T>(request: JsonObject): Promise<T> {
       } catch {
         answer = undefined;
       }
-      if (code !== 0 || !answer || answer.failure) reject(new Error(`digitalbazaar.mjs failed (${code}): ${answer?.failure ?? err.slice(0, 2000)}`));
+      if (code !== 0 || !answer || answer.failure) reject(new Error(`${script} failed (${code}): ${answer?.failure ?? err.slice(0, 2000)}`));
       else resolve(answer);
     });
     child.stdin.end(JSON.stringify(request));
