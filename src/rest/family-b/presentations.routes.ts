@@ -15,10 +15,10 @@ export function presentationRoutes(auth: AuthService, vps: PresentationsService,
   const verifier = authorize(auth, ['verifier', 'issuer', 'holder']);
 
   r.post('/create-vp', authorize(auth, ['holder']), validateBody(ops.createVp), async (req, res) => {
-    res.status(200).json(await vps.create(actorOf(res), bodyObject(req)));
+    res.status(200).json(await vps.create(actorOf(res), bodyOf(req, ops.CreatePresentationBody)));
   });
   r.post('/verify-vp', verifier, validateBody(ops.verifyVp), async (req, res) => {
-    res.json(await vps.verify(bodyObject(req)));
+    res.json(await vps.verify(bodyOf(req, ops.VerifyPresentationBody)));
   });
   r.post('/signature/create', authorize(auth, ['holder', 'issuer']), validateBody(ops.createSignature), (req, res) => {
     res.json(signatures.create(bodyOf(req, ops.CreateSignatureBody)));

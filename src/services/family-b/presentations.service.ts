@@ -13,6 +13,7 @@ import type { Actor } from '../../domain/tenancy/actor';
 import { isHolderBound, mayActFor } from '../../domain/tenancy/holder-binding';
 import type { PrismaCredentialRepository } from '../../db/repositories/credential.repository';
 import type { FamilyBCredentialsService, Json } from './credentials.service';
+import type { CreatePresentationInput, VerifyPresentationInput } from '../../contracts/family-b/presentations';
 import { BbsTemplateCredentials } from './bbs-template-credentials';
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -40,15 +41,17 @@ export class PresentationsService {
     private readonly clock: Clock,
   ) {}
 
-  /** POST /create-vp. Shows, per credential, only the shared attributes; signs as the holder. */
-  async create(actor: Actor, body: unknown): Promise<{ vpToken: Json }> {
-    if (!isObject(body)) throw invalidInput('request body must be a JSON object');
-    const { credentialIds, credentials, sharedAttributes, holderDID, challenge, domain, holderPrivateKey } = body;
-    if (typeof holderDID !== 'string' || holderDID === '') throw invalidInput('holderDID is required', [{ field: 'holderDID', message: 'required' }]);
+  /**
+   * POST /create-vp. Shows, per credential, only the shared attributes; signs as the holder. The
+   * input has the operation's shape (REST checked the body against it, GraphQL's arguments have
+   * it); the rules beyond shape (non-empty, lengths, one source of credentials) are checked here.
+   */
+  async create(actor: Actor, input: CreatePresentationInput): Promise<{ vpToken: Json }> {
+    const { credentialIds, credentials, sharedAttributes, holderDID, challenge, domain, holderPrivateKey } = input;
+    if (holderDID === '') throw invalidInput('holderDID is required', [{ field: 'holderDID', message: 'required' }]);
     // A holder-bound key signs only as its own holder (and so uses only that holder's key).
     if (!mayActFor(actor, holderDID)) throw new AppError('DID_NOT_FOUND', 'holderDID not found');
-    if (!isObject(sharedAttributes)) throw invalidInput('sharedAttributes must map credential ids to attribute names', [{ field: 'sharedAttributes', message: 'required object' }]);
-    for (const [k, v] of [['challenge', challenge], ['domain', domain]] as const) if (v !== undefined && (typeof v !== 'string' || v === '' || v.length > 512)) throw invalidInput(`${k} must be a non-empty string`);
+    for (const [k, v] of [['challenge', challenge], ['domain', domain]] as const) if (v !== undefined && (v === '' || v.length > 512)) throw invalidInput(`${k} must be a non-empty string`);
     const docs = await this.load(actor, credentialIds, credentials);
     // A bbs-2023 template credential is shown by deriving it (VC-API derive), never inside a Family B VP.
     const bbs = docs.find((d) => BbsTemplateCredentials.isStored(d) || BbsTemplateCredentials.claims(d));
@@ -86,11 +89,10 @@ export class PresentationsService {
       created: isoSeconds(this.clock.now()),
       verificationMethod: holderDID,
       proofPurpose: 'authentication',
-      ...(typeof challenge === 'string' ? { challenge } : {}),
-      ...(typeof domain === 'string' ? { domain } : {}),
+      ...(challenge !== undefined ? { challenge } : {}),
+      ...(domain !== undefined ? { domain } : {}),
     };
     if (holderPrivateKey !== undefined) {
-      if (typeof holderPrivateKey !== 'string') throw invalidInput('holderPrivateKey must be hex');
       const sk = parseSecp256k1PrivateKey(holderPrivateKey, 'holderPrivateKey');
       const pub = await this.holderKey(holderDID);
       if (!pub || bytesToHex(secp256k1PublicKeyFromPrivate(sk)) !== bytesToHex(pub)) throw new AppError('PUBLIC_KEY_MISMATCH', 'holderPrivateKey is not the key of holderDID');
@@ -112,13 +114,8 @@ export class PresentationsService {
    * the credentials presented are exactly, and once each, those `presentationAttributes` names,
    * then each credential.
    */
-  async verify(body: unknown): Promise<{ message: string }> {
-    if (!isObject(body)) throw invalidInput('request body must be a JSON object');
-    const { vpToken, sharedAttributes, holderDID, holderPublicKey, challenge, domain } = body;
-    if (!isObject(vpToken)) throw invalidInput('vpToken must be the presentation object', [{ field: 'vpToken', message: 'required object' }]);
-    if (typeof holderDID !== 'string' || typeof holderPublicKey !== 'string') throw invalidInput('holderDID and holderPublicKey are required');
-    if (!isObject(sharedAttributes)) throw invalidInput('sharedAttributes is required', [{ field: 'sharedAttributes', message: 'required object' }]);
-    for (const [k, v] of [['challenge', challenge], ['domain', domain]] as const) if (v !== undefined && typeof v !== 'string') throw invalidInput(`${k} must be a string`);
+  async verify(input: VerifyPresentationInput): Promise<{ message: string }> {
+    const { vpToken, sharedAttributes, holderDID, holderPublicKey, challenge, domain } = input;
     const vcs = vpToken['verifiableCredential'];
     if (!Array.isArray(vcs) || vcs.length === 0) throw fail('presentation holds no credentials');
     const named = vpToken['presentationAttributes'];
@@ -132,8 +129,8 @@ export class PresentationsService {
     if (!didKey || bytesToHex(didKey) !== bytesToHex(key)) throw fail('holderPublicKey is not the key of holderDID');
     const sig = verifyPresentationSignature(vpToken, holderPublicKey, {
       holder: holderDID,
-      ...(typeof challenge === 'string' ? { challenge } : {}),
-      ...(typeof domain === 'string' ? { domain } : {}),
+      ...(challenge !== undefined ? { challenge } : {}),
+      ...(domain !== undefined ? { domain } : {}),
     });
     if (!sig.valid) throw fail(`presentation signature: ${sig.reason ?? 'invalid'}`);
     if (JSON.stringify(sortKeys(sharedAttributes)) !== JSON.stringify(sortKeys(named))) throw fail('sharedAttributes differ from the presentation');
@@ -165,7 +162,7 @@ export class PresentationsService {
    * way a revoked, expired or not-yet-valid credential is refused (Family B has no re-issue, so
    * nothing is superseded).
    */
-  private async load(actor: Actor, ids: unknown, given: unknown): Promise<Json[]> {
+  private async load(actor: Actor, ids: readonly string[] | undefined, given: readonly Json[] | undefined): Promise<Json[]> {
     if (ids !== undefined && given !== undefined) throw invalidInput('give credentialIds or credentials, not both');
     const tooMany = () => invalidInput(`a presentation may carry at most ${MAX_PRESENTED_CREDENTIALS} credentials`);
     if (ids !== undefined) {
@@ -185,14 +182,14 @@ export class PresentationsService {
       }
       return out;
     }
-    if (!Array.isArray(given) || given.length === 0 || !given.every(isObject)) throw invalidInput('credentialIds or credentials is required', [{ field: 'credentialIds', message: 'required' }]);
+    if (given === undefined || given.length === 0) throw invalidInput('credentialIds or credentials is required', [{ field: 'credentialIds', message: 'required' }]);
     if (given.length > MAX_PRESENTED_CREDENTIALS) throw tooMany();
-    for (const c of given as Json[]) {
+    for (const c of given) {
       const v = await this.familyB.verify(c);
       const failed = v.checks.filter((x) => !x.ok);
       if (failed.length > 0) throw invalidInput(`credential ${String(c['id'])} does not verify: ${failed.map((x) => x.detail ?? x.check).join('; ')}`);
     }
-    return given as Json[];
+    return [...given];
   }
 
   /** The secp256k1 key of a holder DID (service DID of any tenant, or did:key). */
