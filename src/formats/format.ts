@@ -10,6 +10,7 @@
  * common (validity period, status lists, related resources, reporting).
  */
 import type { JsonWebKey } from 'node:crypto';
+import type { Es256Signer } from '../domain/keys/signer.port';
 import type { DidResolver, IssuerKeyType, IssuingSuite, JsonObject, ProofPurpose, ProofSigner, VcProblem } from '../vc/ports';
 
 /** The OpenID4VCI 1.0 `format` identifiers (Appendix A) a format can be offered under. */
@@ -116,13 +117,7 @@ export type Oid4vciSource =
   | { readonly kind: 'schema'; readonly name: string; readonly version: number; readonly attributes: readonly string[] };
 
 /** The tenant's OpenID4VC issuer key (ES256, private key held by key custody); x5c base64 DER, leaf first. */
-export interface Oid4vciSigner {
-  readonly alg: 'ES256';
-  readonly publicJwk: JsonWebKey;
-  readonly x5c?: string[];
-  readonly kid?: string;
-  sign(data: Uint8Array): Promise<Uint8Array>;
-}
+export type Oid4vciSigner = Es256Signer;
 
 /**
  * What a format's OpenID4VCI issuance needs from the deployment, injected by the issuer (habit 4):

@@ -19,19 +19,8 @@ export { type DataIntegrityCryptosuite, ISSUING_SUITES, type IssuerKeyType, type
 
 export type ProofPurpose = 'assertionMethod' | 'authentication';
 
-/** A key the service holds. The private key never leaves the signer. */
-export interface ProofSigner {
-  readonly keyType: IssuerKeyType;
-  /** Absolute DID URL of the verification method, e.g. `did:key:z6Mk…#z6Mk…`. */
-  readonly verificationMethod: string;
-  /** Raw signature: Ed25519 64 bytes; ECDSA IEEE P1363 `r || s` (64 bytes P-256, 96 bytes P-384). */
-  sign(data: Uint8Array): Promise<Uint8Array>;
-  /**
-   * Bls12381G2 keys only: BBS signs a header and a list of messages in the bbs-2023 worker thread
-   * (src/formats/bbs-2023), so the key travels to that in-process worker for the one call.
-   */
-  readonly bbsKey?: { readonly secretKey: Uint8Array; readonly publicKey: Uint8Array };
-}
+/** A key the service holds, by key type and verification method: the one signer port's (src/domain/keys/signer.port.ts). */
+export type { ProofSigner } from '../domain/keys/signer.port';
 
 export interface AddProofOptions {
   readonly suite: Exclude<IssuingSuite, 'vc+jwt' | 'bbs-2023'>;

@@ -1,6 +1,7 @@
 import { base64urlnopad } from '@scure/base';
 import { AppError } from '../../errors';
 import { nativeEd25519Sign, nativeEd25519Verify } from '../keys/native';
+import type { Signer } from '../keys/signer.port';
 
 /**
  * RFC 7797 detached JWS with an unencoded payload, EdDSA (Ed25519) only — the `jws` form of the
@@ -47,6 +48,19 @@ export function signDetachedEdDsaJws(payload: Uint8Array, seed: Uint8Array): str
     throw new AppError('INVALID_PRIVATE_KEY', 'Ed25519 private key must be a 32-byte seed');
   }
   const signature = nativeEd25519Sign(detachedSigningInput(ENCODED_HEADER, payload), seed);
+  return `${ENCODED_HEADER}..${base64urlnopad.encode(signature)}`;
+}
+
+/**
+ * The same JWS signed through the signer port (src/domain/keys/signer.port.ts), for a key whose
+ * private half stays with its holder. The signer must sign Ed25519: anything but 64 bytes back is
+ * refused as a fault of the signer (INTERNAL), never emitted as a proof.
+ */
+export async function signDetachedEdDsaJwsWith(payload: Uint8Array, signer: Signer): Promise<string> {
+  const signature = await signer.sign(detachedSigningInput(ENCODED_HEADER, payload));
+  if (!isBytes(signature) || signature.length !== ED25519_SIGNATURE_BYTES) {
+    throw new AppError('INTERNAL', 'the signer did not return a 64-byte Ed25519 signature');
+  }
   return `${ENCODED_HEADER}..${base64urlnopad.encode(signature)}`;
 }
 

@@ -1,7 +1,8 @@
 import { AppError } from '../../errors';
 import { canonizeJsonLd, type DocumentLoader } from '../contexts';
 import { proofHashes } from './proof-hashes';
-import { parseDetachedEdDsaJws, signDetachedEdDsaJws, verifyDetachedEdDsaJws, type JwsVerification } from './detached-jws';
+import type { Signer } from '../keys/signer.port';
+import { parseDetachedEdDsaJws, signDetachedEdDsaJws, signDetachedEdDsaJwsWith, verifyDetachedEdDsaJws, type JwsVerification } from './detached-jws';
 
 /**
  * Ed25519Signature2018 Linked Data proofs (https://w3c-ccg.github.io/lds-ed25519-2018/), computed
@@ -22,9 +23,23 @@ const SIGNATURE_MEMBERS = ['jws', 'proofValue', 'signatureValue'] as const;
 
 export type JsonObject = Record<string, unknown>;
 
-export interface SignEd25519Signature2018Options {
-  /** 32-byte Ed25519 private key seed. */
-  seed: Uint8Array;
+/**
+ * The key signs either as a seed the caller holds for the one call, or through the signer port
+ * (src/domain/keys/signer.port.ts), whose private key never reaches this code.
+ */
+export type SignEd25519Signature2018Options = SignEd25519Signature2018Proof &
+  (
+    | {
+        /** 32-byte Ed25519 private key seed. */
+        seed: Uint8Array;
+      }
+    | {
+        /** An Ed25519 signer (RFC 8032, 64-byte signatures). */
+        signer: Signer;
+      }
+  );
+
+export interface SignEd25519Signature2018Proof {
   /** Proof options, e.g. `created`, `proofPurpose`, `verificationMethod` (or `creator` + `vcVerificationMethod`). */
   proof: Readonly<JsonObject>;
   documentLoader: DocumentLoader;
@@ -69,7 +84,7 @@ export async function createVerifyData(
  * `created`, so the function stays deterministic. Throws `AppError('INVALID_INPUT')` if the document
  * already has a proof, the proof names another suite or carries a signature member, or a field is
  * not covered by the document's contexts; `AppError('INVALID_PRIVATE_KEY')` for a seed that is not
- * 32 bytes.
+ * 32 bytes; `AppError('INTERNAL')` when a signer returns anything but a 64-byte signature.
  */
 export async function signEd25519Signature2018<T extends JsonObject>(
   document: T,
@@ -87,7 +102,7 @@ export async function signEd25519Signature2018<T extends JsonObject>(
   }
   const proofOptions: JsonObject = { type, ...rest };
   const verifyData = await createVerifyData(document, proofOptions, options.documentLoader, options.base);
-  const jws = signDetachedEdDsaJws(verifyData, options.seed);
+  const jws = 'signer' in options ? await signDetachedEdDsaJwsWith(verifyData, options.signer) : signDetachedEdDsaJws(verifyData, options.seed);
   return { ...document, proof: { ...proofOptions, jws } };
 }
 

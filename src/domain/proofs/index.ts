@@ -6,6 +6,7 @@ export {
   type Ed25519Signature2018Verification,
   type JsonObject,
   type SignEd25519Signature2018Options,
+  type SignEd25519Signature2018Proof,
   type VerifyEd25519Signature2018Options,
 } from './ed25519-signature-2018';
 export {
@@ -14,6 +15,7 @@ export {
   isBytes,
   parseDetachedEdDsaJws,
   signDetachedEdDsaJws,
+  signDetachedEdDsaJwsWith,
   verifyDetachedEdDsaJws,
   type JwsVerification,
   type ParsedDetachedJws,

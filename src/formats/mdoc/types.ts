@@ -1,18 +1,12 @@
 import type { JsonWebKey } from 'node:crypto';
+import type { Es256Signer } from '../../domain/keys/signer.port';
 
 /**
- * The signer contract shared by every OID4VC format (built by the issuer-key service from a sealed
- * P-256 key). COSE ES256 uses the same raw r||s signature form as JOSE, so one signer serves both.
- * Declared structurally here so this folder compiles on its own; any object of that shape fits.
+ * The ES256 signer every OID4VC format shares (src/domain/keys/signer.port.ts; built by the
+ * issuer-key service from a sealed P-256 key). COSE ES256 uses the same raw r||s signature form as
+ * JOSE, so one signer serves both; its x5c becomes the COSE x5chain.
  */
-export interface MdocSigner {
-  alg: 'ES256';
-  publicJwk: JsonWebKey;
-  /** base64 (standard, not url) DER certificates, leaf first: they become the COSE x5chain. */
-  x5c?: string[];
-  kid?: string;
-  sign(data: Uint8Array): Promise<Uint8Array>;
-}
+export type MdocSigner = Es256Signer;
 
 /**
  * Issuer trust: given the certificate chain the MSO carries, the public key to verify it with, or an

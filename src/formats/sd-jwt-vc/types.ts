@@ -4,20 +4,15 @@
  * without this folder importing them.
  */
 import type { JsonWebKey } from 'node:crypto';
+import type { Es256Signer } from '../../domain/keys/signer.port';
 
 export type { JsonWebKey };
 
-/** An ES256 signing key that never leaves its owner: only `sign` touches the private key. */
-export interface JoseSigner {
-  readonly alg: 'ES256';
-  readonly publicJwk: JsonWebKey;
-  /** Certificate chain, base64 DER, leaf first; put in the `x5c` header when present. */
-  readonly x5c?: readonly string[] | undefined;
-  /** Key id for the `kid` header when there is no chain (e.g. a DID URL). */
-  readonly kid?: string | undefined;
-  /** Raw r||s (IEEE P1363), as JOSE carries it. */
-  sign(data: Uint8Array): Promise<Uint8Array>;
-}
+/**
+ * An ES256 signing key that never leaves its owner: only `sign` touches the private key. The one
+ * signer port (src/domain/keys/signer.port.ts); x5c goes in the `x5c` header, else kid in `kid`.
+ */
+export type JoseSigner = Es256Signer;
 
 /** What a verifier knows about the issuer from the credential's header and payload. */
 export interface IssuerTrustInput {

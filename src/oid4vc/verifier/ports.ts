@@ -1,4 +1,5 @@
 import type { JsonWebKey } from 'node:crypto';
+import type { Es256Signer } from '../../domain/keys/signer.port';
 import type { Oid4vpBinding, Oid4vpPresentationCheck } from '../../formats/format';
 /**
  * What the OID4VP verifier needs from the rest of Credgate, as the shared contracts of issue 21
@@ -8,15 +9,7 @@ import type { Oid4vpBinding, Oid4vpPresentationCheck } from '../../formats/forma
  */
 
 /** A P-256 signer whose private key never leaves its owner (src/services/oid4vc-keys.service.ts). */
-export interface Signer {
-  readonly alg: 'ES256';
-  readonly publicJwk: JsonWebKey;
-  /** base64 DER, leaf first. */
-  readonly x5c?: string[];
-  readonly kid?: string;
-  /** Raw r||s (IEEE P1363), as JOSE wants it. */
-  sign(data: Uint8Array): Promise<Uint8Array>;
-}
+export type Signer = Es256Signer;
 
 /** Issuer trust: throws an AppError (VERIFICATION_FAILED / INVALID_INPUT) when the issuer is not trusted. */
 export type IssuerTrust = (input: { x5c?: string[]; iss?: string; kid?: string }) => Promise<{ publicJwk: JsonWebKey; trustedBy: 'x5c' | 'did' }>;

@@ -3,7 +3,8 @@ import { p256, p384 } from '@noble/curves/nist.js';
 import { AppError } from '../../errors';
 import { didKeyFingerprint } from '../../domain/dids/did-key';
 import { nativeEd25519PublicKey, nativeEd25519Sign } from '../../domain/keys/native';
-import type { ProofSigner, SigningKeyType } from '../ports';
+import type { ProofSigner } from '../../domain/keys/signer.port';
+import type { SigningKeyType } from '../ports';
 
 /** Raw key material: Ed25519 32-byte seed; P-256/P-384 the big-endian scalar (32 / 48 bytes). */
 export interface SigningKeyPair {
