@@ -121,22 +121,44 @@ const VerifierChallengeField = Type.Object(
 );
 const ZkpToken = Type.Object({ zkpToken: Type.String(), zkpData: JsonObject, publicKey: Type.String() }, { additionalProperties: true });
 
+export const CreateZkpTokenBody = Type.Object(
+  {
+    credentialId: Type.Optional(Type.String()),
+    credential: Type.Optional(JsonObject),
+    attribute: Type.Optional(Type.String({ description: 'the date attribute (default: the template’s date attribute)' })),
+    condition: Type.Object({ age: Type.Integer() }, { additionalProperties: true }),
+    proofSystem: Type.Optional(ProofSystemField),
+    verifierChallenge: Type.Optional(VerifierChallengeField),
+    pseudonym: Type.Optional(Type.Boolean({ description: 'bbs-bulletproofs: also prove a per-verifier pseudonym of the credential' })),
+  },
+  { title: 'CreateZkpTokenInput' },
+);
+/**
+ * The input of ZkpTokensService.create. `proofSystem` is any string here: GraphQL carries it as a
+ * String, so the service names the allowed values in its own 400 (parseProofSystem), alike for
+ * both transports; `credential` is any JSON object (JsonObject's static type spells it `{}`).
+ */
+export type CreateZkpTokenInput = Omit<Static<typeof CreateZkpTokenBody>, 'proofSystem' | 'credential'> & { proofSystem?: string; credential?: Record<string, unknown> };
+
+export const VerifyZkpTokenBody = Type.Object(
+  {
+    zkpToken: Type.String(),
+    zkpData: JsonObject,
+    publicKey: Type.String(),
+    holderDID: Type.Optional(Type.String({ description: 'bind the check to this holder' })),
+    proofSystem: Type.Optional(ProofSystemField),
+    verifierChallenge: Type.Optional(VerifierChallengeField),
+  },
+  { title: 'VerifyZkpTokenInput' },
+);
+/** The input of ZkpTokensService.verify (`proofSystem` and `zkpData` wider for the same reasons as create's). */
+export type VerifyZkpTokenInput = Omit<Static<typeof VerifyZkpTokenBody>, 'proofSystem' | 'zkpData'> & { proofSystem?: string; zkpData: Record<string, unknown> };
+
 export const createZkpToken = op('post', '/createZkpToken', 'createZkpToken', {
   summary: "Create a signed age-condition token from a credential's date attribute",
   scopes: ['issuer'],
   body: {
-    schema: Type.Object(
-      {
-        credentialId: Type.Optional(Type.String()),
-        credential: Type.Optional(JsonObject),
-        attribute: Type.Optional(Type.String({ description: 'the date attribute (default: the template’s date attribute)' })),
-        condition: Type.Object({ age: Type.Integer() }, { additionalProperties: true }),
-        proofSystem: Type.Optional(ProofSystemField),
-        verifierChallenge: Type.Optional(VerifierChallengeField),
-        pseudonym: Type.Optional(Type.Boolean({ description: 'bbs-bulletproofs: also prove a per-verifier pseudonym of the credential' })),
-      },
-      { title: 'CreateZkpTokenInput' },
-    ),
+    schema: CreateZkpTokenBody,
     example: { credentialId, condition: { age: 18 } },
   },
   responses: { 200: { description: 'the token', schema: ZkpToken, example: { zkpToken: EXAMPLE.signatureHex, zkpData, publicKey: EXAMPLE.secpPublicKey } } },
@@ -148,17 +170,7 @@ export const verifyZkpToken = op('post', '/verifyZkpToken', 'verifyZkpToken', {
   summary: 'Verify a ZKP token',
   scopes: VERIFIERS,
   body: {
-    schema: Type.Object(
-      {
-        zkpToken: Type.String(),
-        zkpData: JsonObject,
-        publicKey: Type.String(),
-        holderDID: Type.Optional(Type.String({ description: 'bind the check to this holder' })),
-        proofSystem: Type.Optional(ProofSystemField),
-        verifierChallenge: Type.Optional(VerifierChallengeField),
-      },
-      { title: 'VerifyZkpTokenInput' },
-    ),
+    schema: VerifyZkpTokenBody,
     example: { zkpToken: EXAMPLE.signatureHex, zkpData, publicKey: EXAMPLE.secpPublicKey },
   },
   responses: {
@@ -191,6 +203,10 @@ export const zkIssuerKey = op('get', '/zk/issuer-key/:did', 'zkIssuerKey', {
   errors: [404],
 });
 
+export const ZkHolderSignatureBody = Type.Object({ credentialId: Type.String({ description: 'a credential of the holder the API key is bound to' }) }, { title: 'ZkHolderSignatureInput' });
+/** The input of ZkpTokensService.holderSignature. */
+export type ZkHolderSignatureInput = Static<typeof ZkHolderSignatureBody>;
+
 /**
  * Issue 18: a non-custodial holder's BBS signature over its own credential (valid through today,
  * UTC), the input of the SDK's local proveZkAge. Holder-bound keys only.
@@ -199,7 +215,7 @@ export const zkHolderSignature = op('post', '/zk/holder-signature', 'zkHolderSig
   summary: "The issuer's BBS signature over the caller's own credential, for proving range predicates locally (SDK proveZkAge)",
   scopes: ['holder'],
   body: {
-    schema: Type.Object({ credentialId: Type.String({ description: 'a credential of the holder the API key is bound to' }) }, { title: 'ZkHolderSignatureInput' }),
+    schema: ZkHolderSignatureBody,
     example: { credentialId },
   },
   responses: {

@@ -5,7 +5,6 @@ import type { SignaturesService } from '../../services/family-b/signatures.servi
 import type { ZkpTokensService } from '../../services/family-b/zkp-tokens.service';
 import { actorOf } from '../context';
 import { authorize } from '../middleware/authorize';
-import { bodyObject } from '../validate';
 import { bodyOf, validateBody } from '../middleware/validate-body';
 import * as ops from '../../contracts/family-b/presentations';
 
@@ -27,16 +26,16 @@ export function presentationRoutes(auth: AuthService, vps: PresentationsService,
     res.json(signatures.verify(bodyOf(req, ops.VerifySignatureBody)));
   });
   r.post('/createZkpToken', authorize(auth, ['issuer']), validateBody(ops.createZkpToken), async (req, res) => {
-    res.json(await zkp.create(actorOf(res), bodyObject(req)));
+    res.json(await zkp.create(actorOf(res), bodyOf(req, ops.CreateZkpTokenBody)));
   });
   r.post('/verifyZkpToken', verifier, validateBody(ops.verifyZkpToken), async (req, res) => {
-    res.json(await zkp.verify(bodyObject(req), actorOf(res)));
+    res.json(await zkp.verify(bodyOf(req, ops.VerifyZkpTokenBody), actorOf(res)));
   });
   r.get('/zk/issuer-key/:did', verifier, async (req, res) => {
     res.json(await zkp.issuerKey(String(req.params['did']), actorOf(res)));
   });
   r.post('/zk/holder-signature', authorize(auth, ['holder']), validateBody(ops.zkHolderSignature), async (req, res) => {
-    res.json(await zkp.holderSignature(actorOf(res), bodyObject(req)));
+    res.json(await zkp.holderSignature(actorOf(res), bodyOf(req, ops.ZkHolderSignatureBody)));
   });
   return r;
 }

@@ -15,6 +15,7 @@ import { ZK_PROOF_TTL_MS } from '../../zk/age-token';
 import type { ZkAgeTokens, ZkIssuer } from '../../zk/zk-age-tokens';
 import { utcDayOf } from '../../zk/encoding';
 import { mayActFor } from '../../domain/tenancy/holder-binding';
+import type { CreateZkpTokenInput, VerifyZkpTokenInput, ZkHolderSignatureInput } from '../../contracts/family-b/presentations';
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 /** zkpData of a zero-knowledge token: the condition and that it holds, no computed age. */
@@ -76,32 +77,33 @@ export class ZkpTokensService {
   /**
    * POST /createZkpToken `{ credentialId | credential, attribute?, condition: { age }, proofSystem?, verifierChallenge? }`.
    * With proofSystem `bbs-bulletproofs` the token is a zero-knowledge proof for the verifier's
-   * challenge, and `zkpData` has no `calculatedAge`.
+   * challenge, and `zkpData` has no `calculatedAge`. The input has the operation's shape (REST
+   * checked the body, GraphQL's arguments have it); the rules beyond shape are checked here.
    */
-  async create(actor: Actor, body: unknown): Promise<{ zkpToken: string; zkpData: ZkpData | ZkZkpData; publicKey: string; proofSystem: ProofSystem }> {
-    if (!isObject(body)) throw invalidInput('request body must be a JSON object');
-    const { credentialId, credential, attribute, condition } = body;
-    const proofSystem = parseProofSystem(body['proofSystem']);
-    const challenge = proofSystem === 'bbs-bulletproofs' ? parseVerifierChallenge(body['verifierChallenge']) : undefined;
-    if (body['pseudonym'] !== undefined && (typeof body['pseudonym'] !== 'boolean' || !challenge)) throw invalidInput('pseudonym is a boolean, for proofSystem bbs-bulletproofs', [{ field: 'pseudonym', message: 'boolean, bbs-bulletproofs only' }]);
-    const id = typeof credentialId === 'string' ? credentialId : isObject(credential) && typeof credential['id'] === 'string' ? credential['id'] : undefined;
+  async create(actor: Actor, input: CreateZkpTokenInput): Promise<{ zkpToken: string; zkpData: ZkpData | ZkZkpData; publicKey: string; proofSystem: ProofSystem }> {
+    const { credentialId, credential, attribute, condition, pseudonym } = input;
+    const proofSystem = parseProofSystem(input.proofSystem);
+    // The challenge's limits (lengths, printable, no other members) are rules GraphQL's type does not state.
+    const challenge = proofSystem === 'bbs-bulletproofs' ? parseVerifierChallenge(input.verifierChallenge) : undefined;
+    if (pseudonym !== undefined && !challenge) throw invalidInput('pseudonym is a boolean, for proofSystem bbs-bulletproofs', [{ field: 'pseudonym', message: 'boolean, bbs-bulletproofs only' }]);
+    const id = credentialId ?? (typeof credential?.['id'] === 'string' ? credential['id'] : undefined);
     if (!id) throw invalidInput('credentialId or credential is required', [{ field: 'credentialId', message: 'required' }]);
-    if (!isObject(condition)) throw invalidInput('condition must be an object such as { "age": 18 }', [{ field: 'condition', message: 'required object' }]);
     const record = isCredentialId(id) ? await this.credentials.findForTenant(actor.tenantId, id) : null;
     if (!record) throw notFound('credential');
     const now = this.clock.now();
     if (record.status !== 'issued') throw new AppError('INVALID_INPUT', 'credential is revoked');
     if (record.expiresAt.getTime() <= now.getTime()) throw new AppError('INVALID_INPUT', 'credential has expired');
     const template = await this.templates.findInternal(record.templateId);
-    const attr = typeof attribute === 'string' ? attribute : this.birthDateAttribute(template?.attributes as TemplateAttribute[] | undefined);
+    const attr = attribute ?? this.birthDateAttribute(template?.attributes as TemplateAttribute[] | undefined);
     if (!attr) throw invalidInput('the credential has no date attribute to evaluate; name one in attribute');
     const birthDate = subjectOf(record.document)?.[attr];
     if (typeof birthDate !== 'string') throw invalidInput(`attribute ${attr} holds no date`, [{ field: 'attribute', message: 'not a date attribute' }]);
     const issuer = (await this.dids.findById(record.issuerDidId))!;
     if (!issuer.managedKeyId) throw new AppError('INVALID_INPUT', 'issuer key is not held by this tenant');
     if (challenge) {
-      const age = condition['age'];
-      if (!Number.isSafeInteger(age) || (age as number) < 0 || (age as number) > 150 || Object.keys(condition).length !== 1) {
+      const age = condition.age;
+      // REST's condition may carry other members (its schema allows them); a proof states only the age.
+      if (!Number.isSafeInteger(age) || age < 0 || age > 150 || Object.keys(condition).length !== 1) {
         throw invalidInput('condition must be { age: integer 0-150 }', [{ field: 'condition', message: 'age 0-150' }]);
       }
       const z = await this.zkTokens().create({
@@ -109,15 +111,15 @@ export class ZkpTokensService {
         issuer: { tenantId: issuer.tenantId, did: issuer.did, managedKeyId: issuer.managedKeyId },
         credential: { id, subject: subjectOf(record.document) ?? {}, attributes: (template?.attributes as TemplateAttribute[] | undefined) ?? [] },
         attribute: attr,
-        age: age as number,
+        age,
         challenge,
         now,
-        pseudonym: body['pseudonym'] === true,
+        pseudonym: pseudonym === true,
       });
-      return { zkpToken: z.zkpToken, zkpData: { condition: { age: age as number }, conditionMet: true }, publicKey: bytesToHex(z.publicKey), proofSystem };
+      return { zkpToken: z.zkpToken, zkpData: { condition: { age }, conditionMet: true }, publicKey: bytesToHex(z.publicKey), proofSystem };
     }
     const token = await this.custody.use(actor.tenantId, issuer.managedKeyId, (sk) =>
-      createZkpToken({ credentialId: id, issuer: issuer.did, holder: record.holder, attribute: attr, condition: condition as { age: number }, birthDate, now }, bytesToHex(sk)),
+      createZkpToken({ credentialId: id, issuer: issuer.did, holder: record.holder, attribute: attr, condition, birthDate, now }, bytesToHex(sk)),
     );
     return { ...token, proofSystem };
   }
@@ -143,10 +145,9 @@ export class ZkpTokensService {
    * credential is issued and unexpired, so a revoked credential cannot prove from tomorrow on: the
    * holder asks again each day (the revocation latency docs/SECURITY.md states).
    */
-  async holderSignature(actor: Actor, body: unknown): Promise<HolderZkSignature> {
+  async holderSignature(actor: Actor, input: ZkHolderSignatureInput): Promise<HolderZkSignature> {
     if (!actor.holderDid) throw new AppError('FORBIDDEN', "only a holder-bound API key gets a BBS signature, for its own holder's credentials");
-    const id = isObject(body) ? body['credentialId'] : undefined;
-    if (typeof id !== 'string') throw invalidInput('credentialId is required', [{ field: 'credentialId', message: 'required string' }]);
+    const id = input.credentialId;
     const record = isCredentialId(id) ? await this.credentials.findForTenant(actor.tenantId, id) : null;
     if (!record || !mayActFor(actor, record.holder)) throw notFound('credential');
     const now = this.clock.now();
@@ -183,17 +184,17 @@ export class ZkpTokensService {
    * The zero-knowledge branch of POST /verifyZkpToken: `verifierChallenge` is what this verifier
    * asked, `zkpData` the condition it wants proven; the answer is the boolean and who issued.
    */
-  private async verifyZk(actor: Actor | undefined, body: Json): Promise<ZkpTokenVerificationResult> {
-    const challenge = parseVerifierChallenge(body['verifierChallenge']);
-    const publicKey = body['publicKey'];
-    if (typeof publicKey !== 'string' || !/^[0-9a-fA-F]{192}$/.test(publicKey)) throw new AppError('INVALID_PUBLIC_KEY', 'publicKey must be the issuer BBS public key (96 bytes, hex)', [{ field: 'publicKey', message: 'BLS12-381 G2 point, hex' }]);
-    const data = body['zkpData'];
-    const wanted = isObject(data) && isObject(data['condition']) ? data['condition']['age'] : undefined;
+  private async verifyZk(actor: Actor | undefined, input: VerifyZkpTokenInput): Promise<ZkpTokenVerificationResult> {
+    const challenge = parseVerifierChallenge(input.verifierChallenge);
+    const publicKey = input.publicKey;
+    if (!/^[0-9a-fA-F]{192}$/.test(publicKey)) throw new AppError('INVALID_PUBLIC_KEY', 'publicKey must be the issuer BBS public key (96 bytes, hex)', [{ field: 'publicKey', message: 'BLS12-381 G2 point, hex' }]);
+    const data = input.zkpData;
+    const wanted = isObject(data['condition']) ? data['condition']['age'] : undefined;
     if (!Number.isSafeInteger(wanted)) throw invalidInput('zkpData.condition.age is required', [{ field: 'zkpData', message: '{ condition: { age } }' }]);
     const now = this.clock.now();
     const v = await this.zkTokens().verify({
       actorTenantId: actor?.tenantId ?? 'anonymous',
-      zkpToken: body['zkpToken'],
+      zkpToken: input.zkpToken,
       publicKey: Uint8Array.from(Buffer.from(publicKey, 'hex')),
       challenge,
       now,
@@ -226,12 +227,11 @@ export class ZkpTokensService {
    * here, whatever DID the token claims); that the token's issuer and holder are that
    * credential's; and that the credential is, now, neither revoked nor expired.
    */
-  async verify(body: unknown, actor?: Actor): Promise<ZkpTokenVerificationResult> {
-    if (isObject(body) && parseProofSystem(body['proofSystem']) === 'bbs-bulletproofs') return this.verifyZk(actor, body);
-    if (!isObject(body) || typeof body['publicKey'] !== 'string') throw invalidInput('zkpToken, zkpData and publicKey are required');
-    const holderDID = body['holderDID'];
-    if (holderDID !== undefined && (typeof holderDID !== 'string' || holderDID === '' || holderDID.length > 512)) throw invalidInput('holderDID must be a DID', [{ field: 'holderDID', message: 'not a DID' }]);
-    const v = verifyZkpToken({ zkpToken: body['zkpToken'], zkpData: body['zkpData'], publicKey: body['publicKey'] });
+  async verify(input: VerifyZkpTokenInput, actor?: Actor): Promise<ZkpTokenVerificationResult> {
+    if (parseProofSystem(input.proofSystem) === 'bbs-bulletproofs') return this.verifyZk(actor, input);
+    const { holderDID, publicKey } = input;
+    if (holderDID !== undefined && (holderDID === '' || holderDID.length > 512)) throw invalidInput('holderDID must be a DID', [{ field: 'holderDID', message: 'not a DID' }]);
+    const v = verifyZkpToken({ zkpToken: input.zkpToken, zkpData: input.zkpData, publicKey });
     if (!v.valid || !v.claims) throw fail(v.reason ?? 'signature');
     const claims = v.claims;
     const now = this.clock.now();
@@ -240,12 +240,12 @@ export class ZkpTokensService {
     // Unknown credential and foreign signer answer alike, so the endpoint is no oracle for credential ids.
     const record = isCredentialId(claims.credentialId) ? await this.credentials.findById(claims.credentialId) : null;
     const issuer = record ? await this.dids.findById(record.issuerDidId) : null;
-    if (!record || !issuer || issuer.keyAlgorithm !== 'secp256k1' || issuer.publicKeyHex !== body['publicKey'].toLowerCase()) {
+    if (!record || !issuer || issuer.keyAlgorithm !== 'secp256k1' || issuer.publicKeyHex !== publicKey.toLowerCase()) {
       throw fail('it is not signed by the issuer of the credential it names');
     }
     if (claims.issuer !== issuer.did) throw fail("the token names another issuer than the credential's");
     if (claims.holder !== record.holder) throw fail("the token names another holder than the credential's");
-    if (typeof holderDID === 'string' && (claims.holder === null || plainDid(holderDID) !== plainDid(claims.holder))) throw fail('the token is about another holder');
+    if (holderDID !== undefined && (claims.holder === null || plainDid(holderDID) !== plainDid(claims.holder))) throw fail('the token is about another holder');
     if (record.status === 'revoked') throw fail('the credential has been revoked');
     if (record.expiresAt.getTime() <= now.getTime()) throw fail('the credential has expired');
     const { conditionMet, calculatedAge } = claims.zkpData;

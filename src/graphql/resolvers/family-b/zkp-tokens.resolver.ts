@@ -12,7 +12,7 @@ export class ZkpTokensResolver {
   @Authorized('issuer')
   @Mutation(() => ZkpTokenPayload, { description: 'REST: POST /createZkpToken.' })
   async createZkpToken(@Arg('input', () => CreateZkpTokenInput) input: CreateZkpTokenInput, @Ctx() ctx: GraphQLContext): Promise<ZkpTokenPayload> {
-    const body = {
+    const r = await this.zkpTokens.create(ctx.actor, {
       ...(input.credentialId != null ? { credentialId: input.credentialId } : {}),
       ...(input.credential != null ? { credential: input.credential } : {}),
       ...(input.attribute != null ? { attribute: input.attribute } : {}),
@@ -20,8 +20,7 @@ export class ZkpTokensResolver {
       ...(input.proofSystem != null ? { proofSystem: input.proofSystem } : {}),
       ...(input.verifierChallenge != null ? { verifierChallenge: { verifierId: input.verifierChallenge.verifierId, nonce: input.verifierChallenge.nonce } } : {}),
       ...(input.pseudonym != null ? { pseudonym: input.pseudonym } : {}),
-    };
-    const r = await this.zkpTokens.create(ctx.actor, body);
+    });
     const d = r.zkpData;
     const calculatedAge = 'calculatedAge' in d ? d.calculatedAge : null;
     return { zkpToken: r.zkpToken, zkpData: { condition: { age: d.condition.age }, conditionMet: d.conditionMet, calculatedAge }, publicKey: r.publicKey, proofSystem: r.proofSystem };
