@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { EXAMPLE, JsonObject, booleanQuery, envelopeA, exampleA, header, pathParam } from '../common';
 import { operationGroup } from '../operation';
 
@@ -85,20 +85,49 @@ export const revokeCredentialA = op('delete', '/issuer/verifiableCredential', 'r
   errors: [404],
 });
 
+export const CreateZkpBody = Type.Object(
+  {
+    credentials: JsonObject,
+    verifyParams: Type.Optional(Type.Array(Type.String({ description: '<attribute>=<value>' }))),
+    proofSystem: Type.Optional(Type.Union([Type.Literal('attestation'), Type.Literal('bbs-bulletproofs')], { description: 'attestation (default) or bbs-bulletproofs: a zero-knowledge proof of the conditions (issue 18)' })),
+    verifierChallenge: Type.Optional(JsonObject),
+  },
+  { title: 'CreateZkpInput', additionalProperties: true },
+);
+
+/**
+ * The input of ZkpService.create: GraphQL's shape, the conditions gathered in one object. The
+ * values of conditions, verifyParams and the challenge are checked by the service against the
+ * credential's schema (rules, not shape); `proofSystem` is any string because GraphQL carries it as
+ * a String, so the service's 400 names the allowed values for both transports.
+ */
+export interface CreateZkpInput {
+  readonly credentials: Record<string, unknown>;
+  readonly conditions: Record<string, unknown>;
+  readonly verifyParams?: readonly string[];
+  readonly proofSystem?: string;
+  readonly verifierChallenge?: Record<string, unknown>;
+}
+
+/** REST's body (checked against CreateZkpBody) as the service's input: every other top-level key is a condition. */
+export function createZkpInputOf(body: Static<typeof CreateZkpBody>): CreateZkpInput {
+  // The schema admits additional members (the conditions); its static type does not spell them.
+  const { credentials, verifyParams, proofSystem, verifierChallenge, ...conditions } = body as Static<typeof CreateZkpBody> & Record<string, unknown>;
+  return {
+    credentials: credentials as Record<string, unknown>,
+    conditions,
+    ...(verifyParams !== undefined ? { verifyParams } : {}),
+    ...(proofSystem !== undefined ? { proofSystem } : {}),
+    ...(verifierChallenge !== undefined ? { verifierChallenge: verifierChallenge as Record<string, unknown> } : {}),
+  };
+}
+
 export const createZkp = op('post', '/issuer/createZkp', 'createZkp', {
   summary: 'A signed ZKP certificate: conditions evaluated over a credential the issuer holds',
   description: 'Besides `credentials` and `verifyParams`, one condition per attribute: `{ "age": { "type": "number", "minimum": "18", "maximum": "99" } }` or `{ "birthDate": { "type": "date", "value": 18, "unit": "years" } }`.',
   scopes: ISSUER,
   body: {
-    schema: Type.Object(
-      {
-        credentials: JsonObject,
-        verifyParams: Type.Optional(Type.Array(Type.String({ description: '<attribute>=<value>' }))),
-        proofSystem: Type.Optional(Type.Union([Type.Literal('attestation'), Type.Literal('bbs-bulletproofs')], { description: 'attestation (default) or bbs-bulletproofs: a zero-knowledge proof of the conditions (issue 18)' })),
-        verifierChallenge: Type.Optional(JsonObject),
-      },
-      { title: 'CreateZkpInput', additionalProperties: true },
-    ),
+    schema: CreateZkpBody,
     example: { credentials: credential, age: { type: 'number', minimum: '18', maximum: '99' }, verifyParams: ['name=Alice'] },
   },
   responses: {

@@ -9,8 +9,8 @@ import { sendA } from '../envelopes';
 import { authorize } from '../middleware/authorize';
 import { bodyObject, booleanQuery, pathParam, requiredHeader } from '../validate';
 import type { Request, Response } from 'express';
-import { validateBody } from '../middleware/validate-body';
-import { createZkp, issueCredentialA, reissueCredentialA, revokeCredentialA } from '../../contracts/family-a/issuer';
+import { bodyOf, validateBody } from '../middleware/validate-body';
+import { CreateZkpBody, createZkp, createZkpInputOf, issueCredentialA, reissueCredentialA, revokeCredentialA } from '../../contracts/family-a/issuer';
 
 export const ISSUED_MESSAGE = 'Verifiable Credential created and submited successfully';
 
@@ -76,7 +76,7 @@ export function issuerRoutes(auth: AuthService, issuers: IssuerDidService, crede
   });
 
   r.post('/issuer/createZkp', issuer, validateBody(createZkp), async (req, res) => {
-    sendA(res, 200, await zkp.create(actorOf(res), bodyObject(req)));
+    sendA(res, 200, await zkp.create(actorOf(res), createZkpInputOf(bodyOf(req, CreateZkpBody))));
   });
 
   return r;

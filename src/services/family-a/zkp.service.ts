@@ -12,6 +12,7 @@ import { type ProofSystem, parseProofSystem } from '../../zk/proof-system';
 import { parseVerifierChallenge } from '../../zk/challenge';
 import type { ZkCertificates } from '../../zk/zk-certificates';
 import type { ZkConditionsStatement } from '../../zk/conditions-statement';
+import type { CreateZkpInput } from '../../contracts/family-a/issuer';
 
 export interface ZkpCertificateResult {
   readonly certificate: Certificate;
@@ -29,8 +30,6 @@ export interface ZkpCertificateResult {
   readonly publicKey: string;
   readonly proofSystem: ProofSystem;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * ZKP certificates: the issuer evaluates predicates over its own plaintext copy of the subject and
@@ -53,12 +52,13 @@ export class ZkpService {
    * `proofSystem` and `verifierChallenge`) is a condition. With proofSystem bbs-bulletproofs the
    * answer is a zero-knowledge proof of the conditions for the verifier's challenge; only true
    * conditions can be proven, and verifyParams (equality with a disclosed value) is not offered.
+   * The input has the operation's shape (REST's top-level conditions gathered by createZkpInputOf);
+   * the values are checked here against the credential's schema, alike for both transports.
    */
-  async create(actor: Actor, body: unknown): Promise<ZkpCertificateResult> {
-    if (!isObject(body)) throw invalidInput('request body must be a JSON object');
-    const { credentials, verifyParams, proofSystem: rawProofSystem, verifierChallenge, ...conditionInput } = body;
-    const proofSystem = parseProofSystem(rawProofSystem);
-    const challenge = proofSystem === 'bbs-bulletproofs' ? parseVerifierChallenge(verifierChallenge) : undefined;
+  async create(actor: Actor, input: CreateZkpInput): Promise<ZkpCertificateResult> {
+    const { credentials, verifyParams, conditions: conditionInput } = input;
+    const proofSystem = parseProofSystem(input.proofSystem);
+    const challenge = proofSystem === 'bbs-bulletproofs' ? parseVerifierChallenge(input.verifierChallenge) : undefined;
     if (challenge && verifyParams !== undefined) throw invalidInput('verifyParams reveal values; a bbs-bulletproofs proof takes conditions only', [{ field: 'verifyParams', message: 'not with bbs-bulletproofs' }]);
     const { id } = parseVcReference(credentials, 'credentials');
     const record = await this.credentials.findForTenant(actor.tenantId, id);

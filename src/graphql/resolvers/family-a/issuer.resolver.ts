@@ -99,16 +99,16 @@ export class IssuerResolver {
   @Authorized('issuer')
   @Mutation(() => ZkpCertificatePayload, { description: 'REST: POST /issuer/createZkp (conditions are the top-level REST keys).' })
   async createZkpCertificate(@Arg('input', () => CreateZkpInput) input: CreateZkpInput, @Ctx() ctx: GraphQLContext): Promise<ZkpCertificatePayload> {
+    // REST cannot name these as conditions (they are its other top-level keys); GraphQL refuses them alike.
     const reserved = ['credentials', 'verifyParams', 'proofSystem', 'verifierChallenge'].filter((k) => Object.hasOwn(input.conditions, k));
     if (reserved.length > 0) throw invalidInput('conditions cannot name credentials, verifyParams, proofSystem or verifierChallenge', reserved.map((k) => ({ field: `conditions.${k}`, message: 'reserved' })));
-    const body = {
-      ...input.conditions,
+    const r = await this.zkp.create(ctx.actor, {
       credentials: input.credentials,
+      conditions: input.conditions,
       ...(input.verifyParams != null ? { verifyParams: input.verifyParams } : {}),
       ...(input.proofSystem != null ? { proofSystem: input.proofSystem } : {}),
       ...(input.verifierChallenge != null ? { verifierChallenge: { verifierId: input.verifierChallenge.verifierId, nonce: input.verifierChallenge.nonce } } : {}),
-    };
-    const r = await this.zkp.create(ctx.actor, body);
+    });
     const statement = r.statement ? { ...r.statement, predicates: r.statement.predicates.map((p) => ({ ...p })) } : null;
     return {
       certificate: { ...r.certificate },
