@@ -13,7 +13,7 @@ const holderHeaders = [header('did', 'the holder’s user DID', EXAMPLE.faDid, 5
  * Shape only (types, required fields): schema names, attribute values and dependants are checked
  * by the service against the schema they name, with messages stating each rule.
  */
-const IssueBody = Type.Object(
+export const IssueBody = Type.Object(
   {
     schemaName: Type.String({ description: '<name>:<version>' }),
     isEncrypted: Type.Optional(Type.Boolean()),
@@ -23,6 +23,15 @@ const IssueBody = Type.Object(
   },
   { title: 'IssueCredentialAInput' },
 );
+/**
+ * What POST/PUT /issuer/verifiableCredential carry besides `vc`: the input issueRequestOf turns
+ * into the service's IssueRequest. credentialSubject is any JSON object (JsonObject-like schemas
+ * have the static type `{}`).
+ */
+export type IssueCredentialAInput = Omit<Static<typeof IssueBody>, 'credentialSubject'> & { credentialSubject: Record<string, unknown> };
+
+export const ReissueBody = Type.Composite([IssueBody, Type.Object({ vc: JsonObject })], { title: 'ReissueCredentialAInput' });
+
 const issueExample = { schemaName: 'EmployeeBadge:1', isEncrypted: false, dependantVerifiableCredential: [], credentialSubject: { name: 'Alice', email: 'alice@example.com', age: '30', birthDate: '1990-05-17' } };
 
 const credential = {
@@ -69,7 +78,7 @@ export const reissueCredentialA = op('put', '/issuer/verifiableCredential', 'rei
   scopes: ISSUER,
   headers: holderHeaders,
   query: cryptographQuery,
-  body: { schema: Type.Composite([IssueBody, Type.Object({ vc: JsonObject })], { title: 'ReissueCredentialAInput' }), example: { ...issueExample, vc: credential } },
+  body: { schema: ReissueBody, example: { ...issueExample, vc: credential } },
   responses: issued,
   errors: [404],
 });

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { AuthService } from '../../services/auth.service';
 import type { CredentialsService, IssueResult } from '../../services/family-a/credentials.service';
 import type { IssuerDidService } from '../../services/family-a/issuer-did.service';
-import { parseIssueRequest } from '../../services/family-a/issue-request';
+import { issueRequestOf } from '../../services/family-a/issue-request';
 import type { ZkpService } from '../../services/family-a/zkp.service';
 import { actorOf } from '../context';
 import { sendA } from '../envelopes';
@@ -10,7 +10,7 @@ import { authorize } from '../middleware/authorize';
 import { bodyObject, booleanQuery, pathParam, requiredHeader } from '../validate';
 import type { Request, Response } from 'express';
 import { bodyOf, validateBody } from '../middleware/validate-body';
-import { CreateZkpBody, createZkp, createZkpInputOf, issueCredentialA, reissueCredentialA, revokeCredentialA } from '../../contracts/family-a/issuer';
+import { CreateZkpBody, IssueBody, ReissueBody, createZkp, createZkpInputOf, issueCredentialA, reissueCredentialA, revokeCredentialA } from '../../contracts/family-a/issuer';
 
 export const ISSUED_MESSAGE = 'Verifiable Credential created and submited successfully';
 
@@ -58,14 +58,14 @@ export function issuerRoutes(auth: AuthService, issuers: IssuerDidService, crede
 
   r.post('/issuer/verifiableCredential', issuer, validateBody(issueCredentialA), async (req, res) => {
     const holder = holderProof(req);
-    const result = await credentials.issue(actorOf(res), holder, parseIssueRequest(bodyObject(req)), cryptographOptions(req));
+    const result = await credentials.issue(actorOf(res), holder, issueRequestOf(bodyOf(req, IssueBody)), cryptographOptions(req));
     sendIssued(res, result);
   });
 
   r.put('/issuer/verifiableCredential', issuer, validateBody(reissueCredentialA), async (req, res) => {
     const holder = holderProof(req);
-    const body = bodyObject(req);
-    const result = await credentials.reissue(actorOf(res), holder, parseIssueRequest(body), body['vc'], cryptographOptions(req));
+    const body = bodyOf(req, ReissueBody);
+    const result = await credentials.reissue(actorOf(res), holder, issueRequestOf(body), body.vc, cryptographOptions(req));
     sendIssued(res, result);
   });
 

@@ -1,7 +1,8 @@
 import { invalidInput } from '../../errors';
 import type { FieldIssue } from '../../errors';
+import type { IssueCredentialAInput } from '../../contracts/family-a/issuer';
 
-/** The body of POST/PUT /issuer/verifiableCredential, checked once for both transports. */
+/** What POST/PUT /issuer/verifiableCredential ask the service for, defaults applied. */
 export interface IssueRequest {
   readonly schemaName: string;
   readonly isEncrypted: boolean;
@@ -16,24 +17,23 @@ export interface IssueRequest {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-export function parseIssueRequest(body: unknown): IssueRequest {
-  if (!isObject(body)) throw invalidInput('request body must be a JSON object');
+/**
+ * The service's request from the operation's input (REST checked the body against IssueBody,
+ * GraphQL's arguments have its shape): the rules beyond shape, checked once for both transports,
+ * and the defaults.
+ */
+export function issueRequestOf(input: IssueCredentialAInput): IssueRequest {
   const issues: FieldIssue[] = [];
-  const { schemaName, isEncrypted, dependantVerifiableCredential, credentialSubject, faceTemplate } = body;
-  if (typeof schemaName !== 'string' || schemaName === '' || schemaName.length > 200) issues.push({ field: 'schemaName', message: 'required string (name:version)' });
-  if (isEncrypted !== undefined && typeof isEncrypted !== 'boolean') issues.push({ field: 'isEncrypted', message: 'must be a boolean' });
-  if (dependantVerifiableCredential !== undefined && !Array.isArray(dependantVerifiableCredential)) issues.push({ field: 'dependantVerifiableCredential', message: 'must be an array' });
-  if (!isObject(credentialSubject)) issues.push({ field: 'credentialSubject', message: 'required object' });
-  if (faceTemplate !== undefined && faceTemplate !== null && (typeof faceTemplate !== 'string' || faceTemplate.length > 16_384)) {
-    issues.push({ field: 'faceTemplate', message: 'must be a base64 face template' });
-  }
+  const { schemaName, isEncrypted, dependantVerifiableCredential, credentialSubject, faceTemplate } = input;
+  if (schemaName === '' || schemaName.length > 200) issues.push({ field: 'schemaName', message: 'required string (name:version)' });
+  if (typeof faceTemplate === 'string' && faceTemplate.length > 16_384) issues.push({ field: 'faceTemplate', message: 'must be a base64 face template' });
   if (issues.length > 0) throw invalidInput('invalid credential request', issues);
   return {
-    schemaName: schemaName as string,
-    isEncrypted: (isEncrypted as boolean | undefined) ?? false,
-    dependantVerifiableCredential: (dependantVerifiableCredential as unknown[] | undefined) ?? [],
-    credentialSubject: credentialSubject as Record<string, unknown>,
-    ...(typeof faceTemplate === 'string' || faceTemplate === null ? { faceTemplate } : {}),
+    schemaName,
+    isEncrypted: isEncrypted ?? false,
+    dependantVerifiableCredential: dependantVerifiableCredential ?? [],
+    credentialSubject,
+    ...(faceTemplate !== undefined ? { faceTemplate } : {}),
   };
 }
 

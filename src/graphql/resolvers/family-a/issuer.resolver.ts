@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { invalidInput } from '../../../errors';
 import type { CredentialsService, HolderProof, IssueResult } from '../../../services/family-a/credentials.service';
-import { type IssueRequest, parseIssueRequest } from '../../../services/family-a/issue-request';
+import { type IssueRequest, issueRequestOf } from '../../../services/family-a/issue-request';
 import type { IssuerDidService } from '../../../services/family-a/issuer-did.service';
 import type { ZkpService } from '../../../services/family-a/zkp.service';
 import type { GraphQLContext } from '../../context';
@@ -13,9 +13,9 @@ import { ZkpCertificatePayload } from '../../types/family-a/zkp.type';
 
 const toHolder = (h: HolderProofInput): HolderProof => ({ did: h.did, publicKey: h.publicKey, userSignature: h.userSignature });
 
-/** The REST body, leaving out what the caller did not give, so REST and GraphQL share one validation. */
+/** The operation's input from the GraphQL arguments (GraphQL's null, not given, left out), checked by the rules REST's goes through. */
 function toIssueRequest(input: IssueCredentialInput): IssueRequest {
-  return parseIssueRequest({
+  return issueRequestOf({
     schemaName: input.schemaName,
     ...(input.isEncrypted != null ? { isEncrypted: input.isEncrypted } : {}),
     ...(input.dependantVerifiableCredential != null ? { dependantVerifiableCredential: input.dependantVerifiableCredential } : {}),
