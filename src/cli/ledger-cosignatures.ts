@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SqlExecutor } from '../db/sql-executor';
-import { nativeEd25519Verify } from '../domain/keys/native';
+import { nativeEd25519Verify } from '../domain/keys/ed25519';
 import { equalBytes, formatCheckpoint, isValidKeyName } from '../domain/merkle';
 
 /**

@@ -11,7 +11,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { base64 } from '@scure/base';
 import { AppError } from '../errors';
 import { equalBytes, isValidKeyName, publicKeyOf } from '../domain/merkle';
-import { nativeEd25519Sign, nativeEd25519Verify } from '../domain/keys/native';
+import { nativeEd25519Sign, nativeEd25519Verify } from '../domain/keys/ed25519';
 
 /** Signature type byte of Ed25519 cosignature/v1 in key IDs and vkeys. */
 export const COSIGNATURE_V1 = 0x04;

@@ -1,13 +1,13 @@
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import { ed25519 } from '@noble/curves/ed25519.js';
+import { clearEd25519KeyCache } from './ed25519';
 import { LruCache } from './key-object-cache';
 
 /**
- * node:crypto (OpenSSL) back end for the hot signature paths: Ed25519 sign/verify and secp256k1
- * ECDSA verify, 3-13x faster than @noble/curves (bench/crypto.bench.js). Only the arithmetic
- * moves; the accept/reject rules stay those of the noble code this replaces (see each function),
- * and the cross-check test (test/unit/native-crypto.test.ts) signs with one implementation and
- * verifies with the other.
+ * node:crypto (OpenSSL) back end for the hot secp256k1 paths: ECDSA verify and credential signing,
+ * several times faster than @noble/curves (bench/crypto.bench.js). Only the arithmetic moves; the
+ * accept/reject rules stay those of the noble code this replaces (see each function), and the
+ * cross-check test (test/unit/native-crypto.test.ts) signs with one implementation and verifies
+ * with the other. Ed25519 has one implementation, on node:crypto as well: src/domain/keys/ed25519.ts.
  *
  * secp256k1 signing: node's ECDSA draws a random k, so signatures documented as deterministic
  * RFC 6979 (equal inputs give equal signatures: signData, ZKP tokens, ES256K JWS, VP proofs) stay
@@ -21,114 +21,16 @@ import { LruCache } from './key-object-cache';
 export const PUBLIC_KEY_CACHE_SIZE = 1024;
 
 /** `false` records a key that failed validation, so a repeated bad key is not re-parsed. */
-const ed25519PublicKeys = new LruCache<string, KeyObject | false>(PUBLIC_KEY_CACHE_SIZE);
 const secp256k1PublicKeys = new LruCache<string, KeyObject | false>(PUBLIC_KEY_CACHE_SIZE);
 
 /** Drops the cached KeyObjects (tests; nothing in them is secret or changes). */
 export function clearNativeKeyCaches(): void {
-  ed25519PublicKeys.clear();
+  clearEd25519KeyCache();
   secp256k1PublicKeys.clear();
 }
 
 function hex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
-}
-
-function b64url(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');
-}
-
-// ---------------------------------------------------------------------------------------------
-// Ed25519
-// ---------------------------------------------------------------------------------------------
-
-/** PKCS#8 prefix of an Ed25519 private key (RFC 8410): the 32-byte seed follows. */
-const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
-const ZERO_X = Buffer.alloc(32).toString('base64url');
-
-/**
- * Node's JWK import of an OKP private key derives the public half from `d` (x only has to be a
- * string), which is 4x cheaper than its PKCS#8 decoder. Because that is node's behaviour rather
- * than a documented promise, the fast path is proven once against RFC 8032 §7.1 TEST 1 and
- * abandoned for PKCS#8 if it ever signs differently.
- */
-let jwkImportDerivesPublicKey: boolean | undefined;
-
-function ed25519PrivateKeyViaJwk(seed: Uint8Array): KeyObject {
-  return createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: b64url(seed), x: ZERO_X }, format: 'jwk' });
-}
-
-function ed25519PrivateKeyViaPkcs8(seed: Uint8Array): KeyObject {
-  return createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
-}
-
-function jwkFastPathWorks(): boolean {
-  const seed = Buffer.from('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60', 'hex');
-  const expected =
-    'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b';
-  try {
-    return sign(null, new Uint8Array(0), ed25519PrivateKeyViaJwk(seed)).toString('hex') === expected;
-  } catch {
-    return false;
-  }
-}
-
-function ed25519PrivateKey(seed: Uint8Array): KeyObject {
-  jwkImportDerivesPublicKey ??= jwkFastPathWorks();
-  return jwkImportDerivesPublicKey ? ed25519PrivateKeyViaJwk(seed) : ed25519PrivateKeyViaPkcs8(seed);
-}
-
-/**
- * RFC 8032 Ed25519 (pure) signature of `message` by the 32-byte `seed`; byte-identical to noble's
- * (Ed25519 is deterministic). The caller has checked the seed length. Private keys are not
- * cached: a secret should not outlive the request that decrypted it.
- */
-export function nativeEd25519Sign(message: Uint8Array, seed: Uint8Array): Uint8Array {
-  return new Uint8Array(sign(null, message, ed25519PrivateKey(seed)));
-}
-
-/** The public key of a 32-byte seed, derived by OpenSSL (noble's derivation costs ~10x more). */
-export function nativeEd25519PublicKey(seed: Uint8Array): Uint8Array {
-  const jwk = createPublicKey(ed25519PrivateKey(seed)).export({ format: 'jwk' });
-  return new Uint8Array(Buffer.from(jwk.x ?? '', 'base64url'));
-}
-
-/**
- * KeyObject of a 32-byte Ed25519 public key, or false. The key must first pass noble's strict
- * checks, exactly those of `ed25519.verify(…, {zip215: false})`: a canonical encoding (y < p, no
- * "negative zero" x) and not of small order. OpenSSL checks neither (it accepts y = p + 1, a
- * second spelling of the identity, and the identity itself, for which R = identity, S = 0 verifies
- * every message), so without this the switch would widen what verifies.
- */
-function ed25519PublicKey(publicKey: Uint8Array): KeyObject | false {
-  const id = hex(publicKey);
-  const cached = ed25519PublicKeys.get(id);
-  if (cached !== undefined) return cached;
-  let keyObject: KeyObject | false;
-  try {
-    if (ed25519.Point.fromBytes(Uint8Array.from(publicKey), false).isSmallOrder()) throw new Error('small order');
-    keyObject = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: b64url(publicKey) }, format: 'jwk' });
-  } catch {
-    keyObject = false;
-  }
-  ed25519PublicKeys.set(id, keyObject);
-  return keyObject;
-}
-
-/**
- * Strict RFC 8032 verification; never throws. Relative to noble's `zip215: false` verify (which
- * the cross-check test compares against) it accepts nothing more: S >= L and non-canonical R are
- * rejected by both, A is pre-validated as above, and OpenSSL's cofactorless equation
- * [S]B = R + [k]A implies noble's cofactored one. It can only be stricter, for keys or R with a
- * small-order component, which honest signers never produce.
- */
-export function nativeEd25519Verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
-  try {
-    const key = ed25519PublicKey(publicKey);
-    return key !== false && verify(null, message, key, signature);
-  } catch {
-    return false;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

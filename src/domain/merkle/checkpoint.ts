@@ -6,7 +6,7 @@
  * never throws for a bad or foreign note — it reports `verified: false` with a reason.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { nativeEd25519PublicKey, nativeEd25519Sign, nativeEd25519Verify } from '../keys/native';
+import { nativeEd25519PublicKey, nativeEd25519Sign, nativeEd25519Verify } from '../keys/ed25519';
 import { base64 } from '@scure/base';
 import { AppError } from '../../errors';
 import { HASH_SIZE, equalBytes } from './hash';
@@ -235,7 +235,7 @@ function ed25519Verify(signature: Uint8Array, message: Uint8Array, publicKey: Ui
   if (signature.length !== 64) return false;
   try {
     // Strict RFC 8032 (not ZIP-215) decoding, like Go's crypto/ed25519 for honest keys; node:crypto
-    // does the arithmetic with noble's strict key checks in front (keys/native.ts).
+    // does the arithmetic with noble's strict key checks in front (keys/ed25519.ts).
     return publicKey.length === 32 && nativeEd25519Verify(signature, message, publicKey);
   } catch {
     return false;

@@ -1,6 +1,6 @@
 import { base64urlnopad } from '@scure/base';
 import { AppError } from '../../errors';
-import { nativeEd25519Sign, nativeEd25519Verify } from '../keys/native';
+import { nativeEd25519Sign, nativeEd25519Verify } from '../keys/ed25519';
 import type { Signer } from '../keys/signer.port';
 
 /**

@@ -3,7 +3,7 @@ import type { VerificationMethod } from '../../domain/dids/did-document.types';
 import { base58btcDecode, multibaseDecode, MULTICODEC, splitMulticodecPrefix } from '../../domain/encoding/multibase';
 import { parseEd25519PublicKey } from '../../domain/keys/ed25519';
 import { jwkToSecp256k1PublicKey } from '../../domain/keys/es256k';
-import { nativeEd25519Verify } from '../../domain/keys/native';
+import { nativeEd25519Verify } from '../../domain/keys/ed25519';
 import { nistJwkToPublicKey, nistPublicKeyToJwk, parseNistPublicKey } from '../../domain/keys/nist';
 import { parseSecp256k1PublicKey } from '../../domain/keys/secp256k1';
 
@@ -98,7 +98,7 @@ export function methodKey(method: VerificationMethod): MethodKey | undefined {
 }
 
 /**
- * Verifies a raw signature; never throws. Ed25519: strict RFC 8032 (src/domain/keys/native).
+ * Verifies a raw signature; never throws. Ed25519: strict RFC 8032 (src/domain/keys/ed25519.ts).
  * ECDSA: P-256 with SHA-256, P-384 with SHA-384, IEEE P1363 `r || s` of exactly the curve's size.
  */
 export function verifyRawSignature(key: MethodKey, data: Uint8Array, signature: Uint8Array): boolean {

@@ -2,7 +2,7 @@ import { createPrivateKey, generateKeyPairSync, type KeyObject, sign } from 'nod
 import { p256, p384 } from '@noble/curves/nist.js';
 import { AppError } from '../../errors';
 import { didKeyFingerprint } from '../../domain/dids/did-key';
-import { nativeEd25519PublicKey, nativeEd25519Sign } from '../../domain/keys/native';
+import { generateEd25519Keypair, nativeEd25519PublicKey, nativeEd25519Sign } from '../../domain/keys/ed25519';
 import type { ProofSigner } from '../../domain/keys/signer.port';
 import type { SigningKeyType } from '../ports';
 
@@ -20,9 +20,8 @@ const SCALAR_LENGTH = { 'P-256': 32, 'P-384': 48 } as const;
 /** A fresh key pair from the OS CSPRNG (node:crypto / OpenSSL). */
 export function generateSigningKeyPair(keyType: SigningKeyType): SigningKeyPair {
   if (keyType === 'Ed25519') {
-    const { privateKey } = generateKeyPairSync('ed25519');
-    const seed = new Uint8Array(Buffer.from(privateKey.export({ format: 'jwk' }).d ?? '', 'base64url'));
-    return { keyType, privateKey: seed, publicKey: nativeEd25519PublicKey(seed) };
+    const { privateKey, publicKey } = generateEd25519Keypair();
+    return { keyType, privateKey, publicKey };
   }
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: keyType === 'P-256' ? 'prime256v1' : 'secp384r1' });
   const scalar = new Uint8Array(Buffer.from(privateKey.export({ format: 'jwk' }).d ?? '', 'base64url'));

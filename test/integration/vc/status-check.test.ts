@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { canonicalBytes } from '../../../src/domain/canonical/jcs';
 import { base58btcDecode, splitMulticodecPrefix } from '../../../src/domain/encoding';
-import { nativeEd25519Verify } from '../../../src/domain/keys/native';
+import { nativeEd25519Verify } from '../../../src/domain/keys/ed25519';
 import type { JsonObject, ProofSigner, ProofVerification } from '../../../src/vc/ports';
 import { createDidResolver } from '../../../src/vc/resolver';
 import { createKeySigner, didKeyIdentity, generateSigningKeyPair } from '../../../src/vc/signers/key-signer';
