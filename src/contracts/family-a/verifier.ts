@@ -1,9 +1,9 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { EXAMPLE, JsonObject, booleanQuery, exampleA, header } from '../common';
 import { operationGroup } from '../operation';
 const op = operationGroup('A', 'Family A: verifier');
 
-const VerifyBody = Type.Object(
+export const VerifyBody = Type.Object(
   {
     credentials: Type.Optional(Type.Unknown({ description: 'the credential (object); or give its QR cryptograph in `cryptograph`' })),
     verifyParams: Type.Optional(Type.Array(Type.String({ description: '<attribute>=<value>' }))),
@@ -14,6 +14,14 @@ const VerifyBody = Type.Object(
   },
   { title: 'VerifyCredentialAInput', additionalProperties: true },
 );
+
+/**
+ * The body part of VerificationService.verify's request. `credentials` stays unknown (the schema
+ * admits any value; the service asks for the credential object, or a cryptograph, by its rules);
+ * `zkpCertificate` is any JSON object (JsonObject's static type spells it `{}`); `verifierChallenge`
+ * is one of the body's additional members, checked by the service for bbs-bulletproofs.
+ */
+export type VerifyCredentialABody = Omit<Static<typeof VerifyBody>, 'zkpCertificate'> & { zkpCertificate?: Record<string, unknown>; verifierChallenge?: unknown };
 
 const Result = Type.Object({
   success: Type.Boolean(),

@@ -5,13 +5,13 @@ import type { AuthService } from '../../services/auth.service';
 import { VerificationService } from '../../services/family-a/verification.service';
 import { actorOf, header } from '../context';
 import { authorize } from '../middleware/authorize';
-import { bodyObject, booleanQuery, requiredHeader } from '../validate';
-import { assertBody, validateBody } from '../middleware/validate-body';
-import { verifyCredentialA } from '../../contracts/family-a/verifier';
+import { booleanQuery, requiredHeader } from '../validate';
+import { assertBody, bodyOf, validateBody } from '../middleware/validate-body';
+import { type VerifyCredentialABody, VerifyBody, verifyCredentialA } from '../../contracts/family-a/verifier';
 
 /** The multipart variant carries the JSON body in a `request` field and the selfie as `selfiePhoto`. */
-async function verifyInput(req: Request, maxImageBytes: number): Promise<{ body: Record<string, unknown>; probePhoto?: Uint8Array }> {
-  if (!req.is('multipart/form-data')) return { body: bodyObject(req) };
+async function verifyInput(req: Request, maxImageBytes: number): Promise<{ body: VerifyCredentialABody; probePhoto?: Uint8Array }> {
+  if (!req.is('multipart/form-data')) return { body: bodyOf(req, VerifyBody) };
   const mp = await readMultipart(req, { files: ['selfiePhoto'], fields: ['request'], maxFileBytes: maxImageBytes });
   let body: unknown;
   try {
@@ -22,7 +22,8 @@ async function verifyInput(req: Request, maxImageBytes: number): Promise<{ body:
   // The same schema as the JSON variant (validateBody skips multipart requests).
   assertBody(verifyCredentialA, body);
   const photo = mp.files.get('selfiePhoto');
-  return { body, ...(photo ? { probePhoto: photo } : {}) };
+  // assertBody checked it against VerifyBody, the schema VerifyCredentialABody is the type of.
+  return { body: body as VerifyCredentialABody, ...(photo ? { probePhoto: photo } : {}) };
 }
 
 /** `userSignature` may be left out when the body carries a challenge-bound `holderProof`. */

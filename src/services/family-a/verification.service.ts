@@ -18,6 +18,7 @@ import { verifyEd25519Signature2018 } from '../../domain/proofs';
 import { attributeTypesOfBody, parseSchemaBody } from '../../domain/schemas';
 import { type CredentialsService, sameSignatureHex } from './credentials.service';
 import { boundGalleryTemplate } from './face-binding';
+import type { VerifyCredentialABody } from '../../contracts/family-a/verifier';
 import type { IssuerDidService } from './issuer-did.service';
 
 export const SUCCESS = 'Success';
@@ -29,8 +30,12 @@ export interface VerifyRequest {
   readonly publicKey: string;
   /** Header `userSignature`: the signature returned by issuance (static, replayable); optional when the body has `holderProof`. */
   readonly userSignature?: string;
-  /** Body: `credentials` (the credential) or `cryptograph` (its QR-ready text), `verifyParams`, `zkpCertificate`, `holderProof` ({ nonce, signature }). */
-  readonly body: unknown;
+  /**
+   * Body: `credentials` (the credential) or `cryptograph` (its QR-ready text), `verifyParams`,
+   * `zkpCertificate`, `holderProof` ({ nonce, signature }): the operation's shape (REST checked the
+   * body against it, GraphQL's arguments have it); the rules are checked here.
+   */
+  readonly body: VerifyCredentialABody;
   readonly zkpValidation: boolean;
   /** A selfie to compare with the credential's bound face (multipart / GraphQL upload). */
   readonly probePhoto?: Uint8Array;
@@ -104,25 +109,22 @@ export class VerificationService {
   ) {}
 
   /** Whether a request asks for a zero-knowledge check (then no credential or holder key is needed). */
-  static isZk(zkpValidation: boolean, body: unknown): boolean {
-    return zkpValidation && isObject(body) && isObject(body['zkpCertificate']) && body['zkpCertificate']['proofSystem'] === 'bbs-bulletproofs';
+  static isZk(zkpValidation: boolean, body: VerifyCredentialABody): boolean {
+    return zkpValidation && body.zkpCertificate?.['proofSystem'] === 'bbs-bulletproofs';
   }
 
   async verify(req: VerifyRequest): Promise<VerificationResult> {
-    if (VerificationService.isZk(req.zkpValidation, req.body)) return this.verifyZk(req.body as Record<string, unknown>, req.verifierTenantId ?? 'anonymous');
+    if (VerificationService.isZk(req.zkpValidation, req.body)) return this.verifyZk(req.body, req.verifierTenantId ?? 'anonymous');
     const holderKey = parseEd25519PublicKey(req.publicKey, 'publicKey');
     if (req.userSignature !== undefined) parseSignatureHex(req.userSignature);
-    if (!isObject(req.body)) throw invalidInput('request body must be a JSON object');
     const { credentials, cryptograph, verifyParams, zkpCertificate, probeTemplate, holderProof } = req.body;
     const challenge = holderProof === undefined || holderProof === null ? undefined : parseChallengeProof(holderProof);
     if (req.userSignature === undefined && !challenge) {
       throw invalidInput('give the userSignature header or a holderProof { nonce, signature }', [{ field: 'userSignature', message: 'required without holderProof' }]);
     }
-    if (probeTemplate !== undefined && typeof probeTemplate !== 'string') throw invalidInput('probeTemplate must be a base64 face template');
     if (probeTemplate !== undefined && req.probePhoto !== undefined) throw invalidInput('give either probeTemplate or a selfie photo, not both');
-    if (typeof probeTemplate === 'string') this.assertProbeTemplate(probeTemplate);
-    if (verifyParams !== undefined && !Array.isArray(verifyParams)) throw invalidInput('verifyParams must be an array of "attribute=value" strings');
-    if (req.zkpValidation && !isObject(zkpCertificate)) throw invalidInput('zkpValidation=true needs zkpCertificate', [{ field: 'zkpCertificate', message: 'required object' }]);
+    if (probeTemplate !== undefined) this.assertProbeTemplate(probeTemplate);
+    if (req.zkpValidation && zkpCertificate === undefined) throw invalidInput('zkpValidation=true needs zkpCertificate', [{ field: 'zkpCertificate', message: 'required object' }]);
 
     const reasons: string[] = [];
     const issuerReasons: string[] = [];
@@ -169,7 +171,7 @@ export class VerificationService {
     if (req.zkpValidation) {
       if (!trusted || !record) reasons.push(`ZKP certificate not checked: ${untrusted}`);
       else {
-        const z = await this.checkZkp(zkpCertificate as Record<string, unknown>, credential, issuerKey, record.userSignature);
+        const z = await this.checkZkp(zkpCertificate ?? {} /* required above with zkpValidation */, credential, issuerKey, record.userSignature);
         if (z.ok) {
           zkpMessage = z.certificate;
           zkpResult = z.statement;
@@ -212,10 +214,10 @@ export class VerificationService {
    * is the booleans of the proven conditions, whether the proof verified and whether its issuer is a
    * live issuer DID of this service. A malformed proof is a 400, any other failure a result.
    */
-  private async verifyZk(body: Record<string, unknown>, verifierTenantId: string): Promise<VerificationResult> {
+  private async verifyZk(body: VerifyCredentialABody, verifierTenantId: string): Promise<VerificationResult> {
     if (!this.zk) throw new AppError('FEATURE_OFF', 'zero-knowledge certificates are not configured on this service');
-    const cert = body['zkpCertificate'] as Record<string, unknown>;
-    const challenge = parseVerifierChallenge(body['verifierChallenge']);
+    const cert = body.zkpCertificate ?? {}; // isZk found it
+    const challenge = parseVerifierChallenge(body.verifierChallenge);
     let publicKey: Uint8Array | null = null;
     if (typeof cert['publicKey'] === 'string') {
       const bytes = Buffer.from(cert['publicKey'], 'base64');

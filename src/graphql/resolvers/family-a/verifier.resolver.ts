@@ -3,11 +3,12 @@ import type { GraphQLContext } from '../../context';
 import { type LazyUpload, UploadScalar } from '../../scalars/upload.scalar';
 import { readUpload } from '../../uploads';
 import type { VerificationService } from '../../../services/family-a/verification.service';
+import type { VerifyCredentialABody } from '../../../contracts/family-a/verifier';
 import { VerifyCredentialInput } from '../../types/family-a/verification.input';
 import { VerificationPayload } from '../../types/family-a/verification.type';
 
-/** The REST body of POST /verifier/verify, leaving out what the caller did not give. */
-function toRequestBody(input: VerifyCredentialInput): Record<string, unknown> {
+/** The operation's body input from the GraphQL arguments, leaving out what the caller did not give (GraphQL's null). */
+function toBodyInput(input: VerifyCredentialInput): VerifyCredentialABody {
   const z = input.zkpCertificate;
   return {
     ...(input.credentials != null ? { credentials: input.credentials } : {}),
@@ -51,7 +52,7 @@ export class VerifierResolver {
       ...(probePhoto ? { probePhoto } : {}),
       publicKey: input.publicKey,
       ...(input.userSignature != null ? { userSignature: input.userSignature } : {}),
-      body: toRequestBody(input),
+      body: toBodyInput(input),
       zkpValidation: input.zkpValidation === true,
       verifierTenantId: ctx.actor.tenantId,
     });
