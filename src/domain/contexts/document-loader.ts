@@ -1,7 +1,7 @@
 import { AppError } from '../../errors';
 import { CREDGATE_V1_CONTEXT, CREDGATE_V1_CONTEXT_URL } from './credgate-v1';
 import { ED25519_2018_V1_CONTEXT } from './ed25519-2018-v1';
-import { PUBLISHED_CONTEXTS } from './published-contexts';
+import { CREDENTIALS_V1_URL, DID_V1_URL, PUBLISHED_CONTEXTS } from './published-contexts';
 
 /** What a jsonld document loader resolves to (structurally the `jsonld` package's RemoteDocument). */
 export interface RemoteDocument {
@@ -13,9 +13,9 @@ export interface RemoteDocument {
 /** A jsonld document loader: URL -> document. */
 export type DocumentLoader = (url: string, options?: unknown) => Promise<RemoteDocument>;
 
-export const CREDENTIALS_V1_URL = 'https://www.w3.org/2018/credentials/v1';
+// One spelling of each URL: the published ones are declared with their packages.
+export { CREDENTIALS_V1_URL, DID_V1_URL };
 export const ED25519_2018_V1_URL = 'https://w3id.org/security/suites/ed25519-2018/v1';
-export const DID_V1_URL = 'https://www.w3.org/ns/did/v1';
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {

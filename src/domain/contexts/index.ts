@@ -22,3 +22,18 @@ export {
   type CanonicalizationJob,
 } from './rdf-canonize';
 export { DEFAULT_JSONLD_BUDGET, assertWithinJsonLdBudget, type JsonLdBudget } from './jsonld-budget';
+// The published W3C/CCG contexts, read from their npm packages (the W3C stack imports them from here too).
+export {
+  BITSTRING_STATUS_LIST_V1_URL,
+  CREDENTIALS_V2_URL,
+  CREDENTIALS_UNDEFINED_TERMS_V2_URL,
+  DATA_INTEGRITY_V1_URL,
+  DATA_INTEGRITY_V2_URL,
+  ED25519_2020_V1_URL,
+  MULTIKEY_V1_URL,
+  PUBLISHED_CONTEXTS,
+  PUBLISHED_CONTEXT_SOURCES,
+  packageRoot,
+  publishedContext,
+} from './published-contexts';
+export { CREDENTIALS_EXAMPLES_V2_CONTEXT, CREDENTIALS_EXAMPLES_V2_URL } from './examples-v2';

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { AppError, invalidInput } from '../../errors';
-import { PUBLISHED_CONTEXTS } from '../../vc/contexts';
+// The module itself, not the folder's index: this engine needs the published documents, not jsonld.
+import { PUBLISHED_CONTEXTS } from '../../domain/contexts/published-contexts';
 import type { JsonObject } from '../../vc/ports';
 import { BbsJobFailure, BbsWorkerPool, type BbsPoolOptions } from './bbs-pool';
 import { g2DidKey, g2PublicKeyOf } from './did-key';

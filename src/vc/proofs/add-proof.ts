@@ -1,6 +1,6 @@
 import { AppError } from '../../errors';
 import { multibaseEncode } from '../../domain/encoding/multibase';
-import { CREDENTIALS_V2_URL, DATA_INTEGRITY_V1_URL, DATA_INTEGRITY_V2_URL, ED25519_2020_V1_URL } from '../contexts';
+import { CREDENTIALS_V2_URL, DATA_INTEGRITY_V1_URL, DATA_INTEGRITY_V2_URL, ED25519_2020_V1_URL } from '../../domain/contexts';
 import type { AddProofOptions, JsonObject, ProofSigner } from '../ports';
 import { loaderOf, nowOf, type ProofEnvironment } from './context';
 import { parseXsdDateTime, xsdDateTimeNow } from './datetime';

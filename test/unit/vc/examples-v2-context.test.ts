@@ -1,5 +1,5 @@
 import { PINNED_CONTEXTS, canonizeJsonLd, createDocumentLoader } from '../../../src/domain/contexts';
-import { CREDENTIALS_EXAMPLES_V2_URL } from '../../../src/vc/contexts';
+import { CREDENTIALS_EXAMPLES_V2_URL } from '../../../src/domain/contexts';
 import { checkCredentialShape } from '../../../src/vc/model';
 import { vectorJson } from '../../support/vc/vectors';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CREDENTIALS_V1_CONTEXT, DID_V1_CONTEXT, PINNED_CONTEXTS, canonizeJsonLd, createDocumentLoader } from '../../../src/domain/contexts';
-import { PUBLISHED_CONTEXT_SOURCES, packageRoot } from '../../../src/vc/contexts';
+import { PUBLISHED_CONTEXT_SOURCES, packageRoot } from '../../../src/domain/contexts';
 import { createCanonicalizer } from '../../../src/canon';
 import { registerCanonicalizationExecutor, DEFAULT_JSONLD_BUDGET } from '../../../src/domain/contexts';
 import { vectorJson } from '../../support/vc/vectors';
