@@ -37,15 +37,6 @@ export function pathParam(req: Request, name: string): string {
   return v;
 }
 
-/** `?flag=true|false`; absent is false; anything else is a 400. */
-export function booleanQuery(req: Request, name: string): boolean {
-  const v = req.query[name];
-  if (v === undefined) return false;
-  if (v === 'true') return true;
-  if (v === 'false') return false;
-  throw invalidInput(`${name} must be true or false`, [{ field: name, message: 'true or false' }]);
-}
-
 export function requiredQuery(req: Request, name: string, maxLength = 1024): string {
   const v = req.query[name];
   if (typeof v !== 'string' || v.trim() === '') throw invalidInput(`the ${name} query parameter is required`, [{ field: name, message: 'required' }]);

@@ -7,8 +7,10 @@ import type { ZkpService } from '../../services/family-a/zkp.service';
 import { actorOf } from '../context';
 import { sendA } from '../envelopes';
 import { authorize } from '../middleware/authorize';
-import { bodyObject, booleanQuery, pathParam, requiredHeader } from '../validate';
+import { bodyObject, pathParam, requiredHeader } from '../validate';
+import { booleanQueryOf } from '../middleware/validate-query';
 import type { Request, Response } from 'express';
+import type { Operation } from '../../contracts';
 import { bodyOf, validateBody } from '../middleware/validate-body';
 import { CreateZkpBody, IssueBody, ReissueBody, createZkp, createZkpInputOf, issueCredentialA, reissueCredentialA, revokeCredentialA } from '../../contracts/family-a/issuer';
 
@@ -23,8 +25,11 @@ function holderProof(req: Request) {
   };
 }
 
-function cryptographOptions(req: Request) {
-  return { cryptograph: booleanQuery(req, 'isCryptograph'), cryptographPng: booleanQuery(req, 'downloadCryptograph') };
+/** isCryptograph and downloadCryptograph, read through the parameters issue and re-issue declare alike. */
+function cryptographOptionsOf(op: Operation) {
+  const cryptograph = booleanQueryOf(op, 'isCryptograph');
+  const cryptographPng = booleanQueryOf(op, 'downloadCryptograph');
+  return (req: Request) => ({ cryptograph: cryptograph(req), cryptographPng: cryptographPng(req) });
 }
 
 /** `downloadCryptograph=true` answers the QR code image itself; otherwise the Family A envelope. */
@@ -46,6 +51,8 @@ function sendIssued(res: Response, result: IssueResult): void {
 export function issuerRoutes(auth: AuthService, issuers: IssuerDidService, credentials: CredentialsService, zkp: ZkpService): Router {
   const r = Router();
   const issuer = authorize(auth, ['issuer']);
+  const issueOptions = cryptographOptionsOf(issueCredentialA);
+  const reissueOptions = cryptographOptionsOf(reissueCredentialA);
 
   r.get('/issuer/did', issuer, async (_req, res) => {
     sendA(res, 200, (await issuers.current(actorOf(res))).did);
@@ -58,14 +65,14 @@ export function issuerRoutes(auth: AuthService, issuers: IssuerDidService, crede
 
   r.post('/issuer/verifiableCredential', issuer, validateBody(issueCredentialA), async (req, res) => {
     const holder = holderProof(req);
-    const result = await credentials.issue(actorOf(res), holder, issueRequestOf(bodyOf(req, IssueBody)), cryptographOptions(req));
+    const result = await credentials.issue(actorOf(res), holder, issueRequestOf(bodyOf(req, IssueBody)), issueOptions(req));
     sendIssued(res, result);
   });
 
   r.put('/issuer/verifiableCredential', issuer, validateBody(reissueCredentialA), async (req, res) => {
     const holder = holderProof(req);
     const body = bodyOf(req, ReissueBody);
-    const result = await credentials.reissue(actorOf(res), holder, issueRequestOf(body), body.vc, cryptographOptions(req));
+    const result = await credentials.reissue(actorOf(res), holder, issueRequestOf(body), body.vc, reissueOptions(req));
     sendIssued(res, result);
   });
 

@@ -5,7 +5,8 @@ import type { AuthService } from '../../services/auth.service';
 import { VerificationService } from '../../services/family-a/verification.service';
 import { actorOf, header } from '../context';
 import { authorize } from '../middleware/authorize';
-import { booleanQuery, requiredHeader } from '../validate';
+import { requiredHeader } from '../validate';
+import { booleanQueryOf } from '../middleware/validate-query';
 import { assertBody, bodyOf, validateBody } from '../middleware/validate-body';
 import { type VerifyCredentialABody, VerifyBody, verifyCredentialA } from '../../contracts/family-a/verifier';
 
@@ -33,9 +34,10 @@ function optionalUserSignature(req: Request): { userSignature?: string } {
 
 export function verifierRoutes(auth: AuthService, verification: VerificationService, maxImageBytes: number): Router {
   const r = Router();
+  const zkpValidationOf = booleanQueryOf(verifyCredentialA, 'zkpValidation');
   r.post('/verifier/verify', authorize(auth, ['verifier']), validateBody(verifyCredentialA, { multipart: true }), async (req, res) => {
     const input = await verifyInput(req, maxImageBytes);
-    const zkpValidation = booleanQuery(req, 'zkpValidation');
+    const zkpValidation = zkpValidationOf(req);
     // A zero-knowledge check names no holder: the holder's key header is not needed (nor read).
     const zk = VerificationService.isZk(zkpValidation, input.body);
     const result = await verification.verify({
