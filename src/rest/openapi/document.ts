@@ -209,7 +209,8 @@ export function buildOpenApiDocument(options: { version: string; docs: boolean; 
           required: false,
           description: 'makes the issuing request safe to retry: a repeat with the same key and request replays the first answer',
           schema: { type: 'string', minLength: 1, maxLength: 255 },
-          example: '4f1c2d3e-issue-1',
+          // No example: Swagger UI would send one fixed key with every issuing operation, and the
+          // second, different request under it is a 422 IDEMPOTENCY_KEY_REUSED. A key is yours to choose.
         },
       },
       headers: HEADERS,

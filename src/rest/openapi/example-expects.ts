@@ -33,6 +33,7 @@ export const EXAMPLE_EXPECTS: Readonly<Record<string, ExampleExpectation>> = {
   publicSchema: { status: 404, why: 'names the schema EmployeeBadge:1, which exists once a tenant created it (POST /issuer/createSchema)' },
   publicTenantSchema: { status: 404, why: 'names the schema EmployeeBadge:1 of tenant acme, which exists once acme created it (POST /issuer/createSchema)' },
   statusList: { status: 404, why: RECORD },
+  bbsStatusList: { status: 404, why: RECORD },
   tokenStatusList: { status: 404, why: RECORD },
   userHolderProof: { status: 400, why: 'the verifier chooses the nonce (16 to 256 printable characters) and the holder signs it with its own key: the example shows the shape' },
   userDecrypt: { status: 400, why: 'decrypts a value sealed in one of your credentials: put in its id and the holder key' },
