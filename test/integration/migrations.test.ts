@@ -100,9 +100,13 @@ describe('the migrated database matches prisma/schema.prisma', () => {
 
   test('every model and every field is usable through the generated client', async () => {
     const created = new Map<string, Record<string, unknown>>();
+    // Columns a CHECK constraint of the migrations narrows (Prisma's schema cannot express one):
+    // the sample must be an allowed value.
+    const CHECKED: Record<string, unknown> = { 'VcTemplate.proofSuite': 'bbs-2023' };
     const valueFor = (model: PrismaModel, f: PrismaField): unknown => {
       const target = foreignKeyTarget(model, f.name);
       if (target) return created.get(target.model)![target.field];
+      if (`${model.name}.${f.name}` in CHECKED) return CHECKED[`${model.name}.${f.name}`];
       if (f.list) return ['a', 'b'];
       switch (f.type) {
         case 'String':
