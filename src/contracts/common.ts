@@ -5,6 +5,8 @@ import type { Parameter } from './operation';
 export const JsonObject = Type.Object({}, { additionalProperties: true });
 export const Did = Type.String({ minLength: 1, maxLength: 512, description: 'a DID, e.g. did:credgate:local:…' });
 export const HexKey = Type.String({ pattern: '^[0-9a-fA-F]+$', description: 'hex-encoded key' });
+/** A UUID in its text form (either case), as page cursors and record ids are. */
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 /** One per-field problem; the same list GraphQL puts in `extensions.details`. */
 export const FieldIssue = Type.Object({ field: Type.String(), message: Type.String() }, { additionalProperties: false });

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { JsonObject, pathParam } from './common';
+import { JsonObject, UUID_PATTERN, pathParam } from './common';
 import { operationGroup } from './operation';
 import { OAuthErrorBody } from './oauth';
 
@@ -181,8 +181,8 @@ export const listOffers = admin('get', '/oid4vci/offers', 'listCredentialOffers'
   summary: 'List credential offers (newest first)',
   scopes: ISSUER,
   query: [
-    { name: 'first', description: 'page size, 1-200', example: '50', schema: Type.String({ pattern: '^[0-9]{1,3}$' }) },
-    { name: 'after', description: 'the `next` of the previous page', example: OFFER_ID, schema: Type.String() },
+    { name: 'first', description: 'page size, 1-200', example: 50, schema: Type.Integer({ minimum: 1, maximum: 200 }) },
+    { name: 'after', description: 'the `next` of the previous page', example: OFFER_ID, schema: Type.String({ pattern: UUID_PATTERN, description: 'an offer id' }) },
   ],
   responses: { 200: { description: 'one page', schema: Type.Object({ items: Type.Array(OfferViewSchema), hasMore: Type.Boolean(), next: Type.Union([Type.String(), Type.Null()]) }), example: { items: [viewExample], hasMore: false, next: null } } },
   errors: [400],

@@ -92,7 +92,7 @@ export const tokenStatusList = publicOp('get', '/token-status-lists/:listId', 't
   rateLimited: true,
 });
 
-const version = { name: 'version', description: 'a version number (default: the latest)', example: '1', schema: Type.String({ pattern: '^[1-9][0-9]{0,8}$' }) };
+const version = { name: 'version', description: 'a version number (default: the latest)', example: 1, schema: Type.Integer({ minimum: 1, maximum: 999_999_999 }) };
 const schemaDoc = { $schema: 'http://json-schema.org/draft-04/schema#', title: 'EmployeeBadge', type: 'object', properties: {}, required: [] };
 
 export const publicTenantSchema = publicOp('get', '/t/:tenant/schema/:name', 'publicTenantSchema', {

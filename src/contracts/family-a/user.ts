@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { SCHEMA_REFERENCE_PATTERN } from '../../domain/schemas/schema-request';
 import { EXAMPLE, JsonObject, envelopeA, exampleA, header } from '../common';
 import { operationGroup } from '../operation';
 
@@ -27,7 +28,12 @@ export const userSign = op('post', '/user/sign', 'userSign', {
   headers: [privateKey],
   query: [
     { name: 'issuerDID', description: 'the issuer the consent is for', example: EXAMPLE.faDid, required: true, schema: Type.String({ minLength: 1, maxLength: 512 }) },
-    { name: 'schemaName', description: 'binds the consent to one schema too (not in the reference)', example: 'EmployeeBadge:1', schema: Type.String() },
+    {
+      name: 'schemaName',
+      description: 'binds the consent to one schema too (not in the reference)',
+      example: 'EmployeeBadge:1',
+      schema: Type.String({ pattern: SCHEMA_REFERENCE_PATTERN.source, maxLength: 138, description: 'a schema name, optionally with :<version>' }),
+    },
   ],
   body: {
     schema: Type.Object({ payload: Type.Unknown({ description: 'an object holding credentialSubject (id = the user DID, plus attributes), or a full credential' }) }, { title: 'UserSignInput' }),

@@ -4,12 +4,13 @@ import { type Operation, type OperationSpec, type Parameter, operationGroup } fr
 
 const TAG = 'Ledger (transparency logs)';
 const logId = pathParam('logId', 'the log id (a DID’s topicId or templateTopicId)', '0.0.2002');
-const integer = (name: string, description: string, required: boolean, example: string): Parameter => ({
+// Leaf indexes and tree sizes: any safe integer from 0 (the route reads them through this schema).
+const integer = (name: string, description: string, required: boolean, example: number): Parameter => ({
   name,
   description,
   example,
   required,
-  schema: Type.String({ pattern: '^(0|[1-9][0-9]{0,15})$' }),
+  schema: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
 });
 const hash = 'b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c';
 
@@ -33,14 +34,14 @@ export const ledgerInclusion = ledgerOp(
   'ledgerInclusionProof',
   'proof/inclusion',
   'An inclusion proof of a leaf',
-  { query: [integer('leafIndex', 'the leaf', true, '0'), integer('treeSize', 'the tree size (default: current)', false, '3')], errors: [400, 404] },
+  { query: [integer('leafIndex', 'the leaf', true, 0), integer('treeSize', 'the tree size (default: current)', false, 3)], errors: [400, 404] },
   { leafIndex: 0, treeSize: 3, proof: [hash] },
 );
 export const ledgerConsistency = ledgerOp(
   'ledgerConsistencyProof',
   'proof/consistency',
   'A consistency proof between two tree sizes',
-  { query: [integer('from', 'the older tree size', true, '1'), integer('to', 'the newer tree size (default: current)', false, '3')], errors: [400, 404] },
+  { query: [integer('from', 'the older tree size', true, 1), integer('to', 'the newer tree size (default: current)', false, 3)], errors: [400, 404] },
   { from: 1, to: 3, proof: [hash] },
 );
 export const ledgerEntry = ledgerOp(
@@ -54,7 +55,7 @@ export const ledgerLeaves = ledgerOp(
   'ledgerLeaves',
   'leaves',
   'A range of leaves [start, end)',
-  { query: [integer('start', 'first leaf', true, '0'), integer('end', 'one past the last leaf', true, '3')], errors: [400, 404] },
+  { query: [integer('start', 'first leaf', true, 0), integer('end', 'one past the last leaf', true, 3)], errors: [400, 404] },
   { start: 0, end: 3, leaves: [hash] },
 );
 export const ledgerAnchor = ledgerOp(

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { EXPIRATION_UNITS } from '../../domain/templates/template-expiration';
 import { TEMPLATE_ATTRIBUTE_TYPES } from '../../domain/templates/template-attributes';
-import { Did, EXAMPLE, pathParam } from '../common';
+import { Did, EXAMPLE, UUID_PATTERN, pathParam } from '../common';
 import { operationGroup } from '../operation';
 const op = operationGroup('B', 'Family B: templates');
 
@@ -96,8 +96,9 @@ export const listTemplates = op('get', '/vc-templates', 'listTemplates', {
     'Without `first`/`after`: a bare array (at most 500) with `X-Total-Count`, `X-Has-More` and `Link: rel="next"`. With either: one page `{ items, hasMore, next, total }`; follow `next` as `after` until it is null.',
   scopes: ISSUER,
   query: [
-    { name: 'first', description: 'page size, 1-500', example: '50', schema: Type.String({ pattern: '^[0-9]{1,4}$' }) },
-    { name: 'after', description: 'the `next` cursor of the previous page', example: templateExample.templateId, schema: Type.String() },
+    // The rule the route checks is this schema (rest/middleware/validate-query.ts); 500 is MAX_TEMPLATE_PAGE.
+    { name: 'first', description: 'page size, 1-500', example: 50, schema: Type.Integer({ minimum: 1, maximum: 500 }) },
+    { name: 'after', description: 'the `next` cursor of the previous page', example: templateExample.templateId, schema: Type.String({ pattern: UUID_PATTERN, description: 'the templateId of a listed template' }) },
   ],
   responses: {
     200: {
