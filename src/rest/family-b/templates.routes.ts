@@ -1,16 +1,18 @@
 import { Router } from 'express';
 import type { AuthService } from '../../services/auth.service';
 import { MAX_TEMPLATE_PAGE, type TemplatesService } from '../../services/family-b/templates.service';
-import { invalidInput } from '../../errors';
 import { actorOf } from '../context';
 import { authorize } from '../middleware/authorize';
 import { pathParam } from '../validate';
 import { bodyOf, validateBody } from '../middleware/validate-body';
-import { TemplateBody, createTemplate, updateTemplate } from '../../contracts/family-b/templates';
+import { integerQueryOf, stringQueryOf } from '../middleware/validate-query';
+import { TemplateBody, createTemplate, listTemplates, updateTemplate } from '../../contracts/family-b/templates';
 
 export function templateRoutes(auth: AuthService, templates: TemplatesService): Router {
   const r = Router();
   const issuer = authorize(auth, ['issuer']);
+  const first = integerQueryOf(listTemplates, 'first');
+  const after = stringQueryOf(listTemplates, 'after');
 
   r.post('/vc-templates', issuer, validateBody(createTemplate), async (req, res) => {
     res.status(201).json(await templates.create(actorOf(res), bodyOf(req, TemplateBody)));
@@ -23,8 +25,9 @@ export function templateRoutes(auth: AuthService, templates: TemplatesService): 
    * client can tell a complete list from a truncated one.
    */
   r.get('/vc-templates', issuer, async (req, res) => {
-    const paged = req.query['first'] !== undefined || req.query['after'] !== undefined;
-    const page = await templates.list(actorOf(res), paged ? pageQuery(req.query) : { first: MAX_TEMPLATE_PAGE });
+    const asked = { first: first(req), after: after(req) };
+    const paged = asked.first !== undefined || asked.after !== undefined;
+    const page = await templates.list(actorOf(res), paged ? { ...(asked.first !== undefined ? { first: asked.first } : {}), ...(asked.after !== undefined ? { after: asked.after } : {}) } : { first: MAX_TEMPLATE_PAGE });
     if (paged) {
       res.json({ items: page.items, hasMore: page.hasMore, next: page.next, total: page.total });
       return;
@@ -50,12 +53,4 @@ export function templateRoutes(auth: AuthService, templates: TemplatesService): 
   });
 
   return r;
-}
-
-/** `?first=<1-500>&after=<templateId>`; each at most once, `first` a plain decimal. */
-function pageQuery(query: Record<string, unknown>): { first?: number; after?: string } {
-  const { first, after } = query;
-  if (first !== undefined && (typeof first !== 'string' || !/^[0-9]{1,4}$/.test(first))) throw invalidInput(`first must be an integer from 1 to ${MAX_TEMPLATE_PAGE}`, [{ field: 'first', message: 'not an integer' }]);
-  if (after !== undefined && typeof after !== 'string') throw invalidInput('after must be given once', [{ field: 'after', message: 'repeated' }]);
-  return { ...(first !== undefined ? { first: Number(first) } : {}), ...(after !== undefined ? { after } : {}) };
 }
