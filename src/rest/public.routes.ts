@@ -2,6 +2,8 @@ import { Router } from 'express';
 import type { SchemasService } from '../services/family-a/schemas.service';
 import type { FamilyBCredentialsService } from '../services/family-b/credentials.service';
 import { pathParam } from './validate';
+import { integerQueryOf } from './middleware/validate-query';
+import { publicSchema, publicTenantSchema } from '../contracts/service';
 
 /**
  * Published documents that credentials link to, readable without an API key: a credential's
@@ -9,6 +11,8 @@ import { pathParam } from './validate';
  */
 export function publicRoutes(schemas: SchemasService, credentials: FamilyBCredentialsService): Router {
   const r = Router();
+  const tenantVersion = integerQueryOf(publicTenantSchema, 'version');
+  const version = integerQueryOf(publicSchema, 'version');
   // W3C Bitstring Status List credentials, referenced from each credential's credentialStatus.
   r.get('/status/:listId', async (req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
@@ -20,10 +24,10 @@ export function publicRoutes(schemas: SchemasService, credentials: FamilyBCreden
     res.json(await credentials.bbsStatusListCredential(pathParam(req, 'listId')));
   });
   r.get('/t/:tenant/schema/:name', async (req, res) => {
-    res.json(await schemas.publicBody(pathParam(req, 'tenant'), pathParam(req, 'name'), req.query['version']));
+    res.json(await schemas.publicBody(pathParam(req, 'tenant'), pathParam(req, 'name'), tenantVersion(req)));
   });
   r.get('/schema/:name', async (req, res) => {
-    res.json(await schemas.publicBody(undefined, pathParam(req, 'name'), req.query['version']));
+    res.json(await schemas.publicBody(undefined, pathParam(req, 'name'), version(req)));
   });
   return r;
 }

@@ -33,12 +33,14 @@ export function parseSchemaRef(ref: string): { name: string; version: number | u
   return { name: m[1]!, version: m[2] === undefined ? undefined : Number(m[2]) };
 }
 
-/** The version a public schema request asks for: `:<n>` in the path or `?version=<n>`, not both. */
-function mergeVersion(inPath: number | undefined, query: unknown): number | undefined {
+/**
+ * The version a public schema request asks for: `:<n>` in the path or `?version=<n>`, not both.
+ * The query value arrives checked against its declared parameter (contracts/service.ts).
+ */
+function mergeVersion(inPath: number | undefined, query: number | undefined): number | undefined {
   if (query === undefined) return inPath;
-  if (typeof query !== 'string' || !/^[1-9][0-9]{0,8}$/.test(query)) throw invalidInput('version must be a positive integer', [{ field: 'version', message: 'malformed' }]);
   if (inPath !== undefined) throw invalidInput('give the version either as :<n> or as ?version=<n>, not both', [{ field: 'version', message: 'given twice' }]);
-  return Number(query);
+  return query;
 }
 
 /** Versioned Family A schemas. */
@@ -114,7 +116,7 @@ export class SchemasService {
    * `.../schema/<name>?version=<n>` and `.../schema/<name>:<n>`; a credential names its version in
    * its signed `version` field.
    */
-  async publicBody(tenantSlug: string | undefined, ref: string, versionQuery?: unknown): Promise<Record<string, unknown>> {
+  async publicBody(tenantSlug: string | undefined, ref: string, versionQuery?: number): Promise<Record<string, unknown>> {
     const parsed = parseSchemaRef(ref);
     const version = mergeVersion(parsed.version, versionQuery);
     const found = await this.schemas.findPublic(tenantSlug, parsed.name, version);
