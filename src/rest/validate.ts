@@ -37,13 +37,6 @@ export function pathParam(req: Request, name: string): string {
   return v;
 }
 
-export function requiredQuery(req: Request, name: string, maxLength = 1024): string {
-  const v = req.query[name];
-  if (typeof v !== 'string' || v.trim() === '') throw invalidInput(`the ${name} query parameter is required`, [{ field: name, message: 'required' }]);
-  if (v.length > maxLength) throw invalidInput(`${name} is too long`);
-  return v;
-}
-
 /**
  * Whether a parsed JSON value holds a NUL character (U+0000) in any string or key. PostgreSQL
  * text and jsonb cannot store it, so it is refused at the edge, before any work. Iterative, so a

@@ -6,14 +6,17 @@ import type { HolderProofService } from '../../services/family-a/holder-proof.se
 import { actorOf } from '../context';
 import { sendA } from '../envelopes';
 import { authorize } from '../middleware/authorize';
-import { bodyObject, requiredHeader, requiredQuery } from '../validate';
+import { bodyObject, requiredHeader } from '../validate';
 import { validateBody } from '../middleware/validate-body';
+import { requiredStringQueryOf, stringQueryOf } from '../middleware/validate-query';
 import { holderProof, userDecrypt, userSign } from '../../contracts/family-a/user';
 
 /** Family A user side: key pairs and user DIDs. */
 export function userRoutes(auth: AuthService, users: UsersService, credentials: CredentialsService, holderProofs: HolderProofService): Router {
   const r = Router();
   const holder = authorize(auth, ['holder', 'issuer']);
+  const issuerDid = requiredStringQueryOf(userSign, 'issuerDID');
+  const schemaName = stringQueryOf(userSign, 'schemaName');
 
   r.get('/user/generateKeyPair', holder, (_req, res) => {
     sendA(res, 200, users.generateKeyPair());
@@ -25,7 +28,7 @@ export function userRoutes(auth: AuthService, users: UsersService, credentials: 
 
   r.post('/user/sign', holder, validateBody(userSign), (req, res) => {
     // `schemaName` (optional, not in the reference) binds the consent to one schema as well as to the issuer.
-    const signature = credentials.signSubject(requiredHeader(req, 'privateKey', 200), requiredQuery(req, 'issuerDID', 512), bodyObject(req)['payload'], req.query['schemaName']);
+    const signature = credentials.signSubject(requiredHeader(req, 'privateKey', 200), issuerDid(req), bodyObject(req)['payload'], schemaName(req));
     // The reference spells this response differently from the envelope: capital-S Signature.
     res.status(200).json({ success: true, Signature: signature, status: 200 });
   });
