@@ -1,4 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '../hash/sha256';
 import { canonicalBytes } from '../canonical';
 import { CREDENTIALS_V1_URL, CREDGATE_V1_CONTEXT_URL } from '../contexts';
 import { type DisclosedCredentialCheck, checkDisclosedCredential, createSdCredentialPayload, sdCommitment, sdDigestList } from '../presentations';

@@ -5,7 +5,7 @@
  * Parsing/formatting of caller-supplied checkpoints and keys throws AppError; verifying a note
  * never throws for a bad or foreign note — it reports `verified: false` with a reason.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256Of } from '../hash/sha256';
 import { nativeEd25519PublicKey, nativeEd25519Sign, nativeEd25519Verify } from '../keys/ed25519';
 import { base64 } from '@scure/base';
 import { AppError } from '../../errors';
@@ -113,8 +113,7 @@ function decodeBase64(s: string): Uint8Array | undefined {
 
 /** key ID = SHA-256(key name || 0x0A || 0x01 || 32-byte Ed25519 public key)[:4] (signed-note). */
 export function noteKeyId(name: string, publicKey: Uint8Array): Uint8Array {
-  const h = sha256.create().update(utf8.encode(name)).update(Uint8Array.of(0x0a, ALG_ED25519));
-  return h.update(publicKey).digest().slice(0, 4);
+  return sha256Of([utf8.encode(name), Uint8Array.of(0x0a, ALG_ED25519), publicKey]).slice(0, 4);
 }
 
 const toHex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');

@@ -3,7 +3,7 @@
  * one-byte prefixes (0x00 / 0x01) so that a leaf can never be passed off as an interior node
  * (second-preimage resistance of the tree, RFC 9162 §2.1.1).
  */
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256, sha256Of } from '../hash/sha256';
 import { AppError } from '../../errors';
 
 /** Byte length of every hash in the tree (SHA-256). */
@@ -17,7 +17,7 @@ export const EMPTY_ROOT: Uint8Array = sha256(new Uint8Array(0));
 
 /** MTH({d}) = SHA-256(0x00 || d): the hash of one leaf entry. */
 export function leafHash(data: Uint8Array): Uint8Array {
-  return sha256.create().update(LEAF_PREFIX).update(data).digest();
+  return sha256Of([LEAF_PREFIX, data]);
 }
 
 /**
@@ -28,7 +28,7 @@ export function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
   if (left.length !== HASH_SIZE || right.length !== HASH_SIZE) {
     throw new AppError('INVALID_INPUT', `Merkle node children must be ${HASH_SIZE}-byte hashes`);
   }
-  return sha256.create().update(NODE_PREFIX).update(left).update(right).digest();
+  return sha256Of([NODE_PREFIX, left, right]);
 }
 
 /** True when `h` has the length of a tree hash. */

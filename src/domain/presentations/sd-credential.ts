@@ -1,4 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '../hash/sha256';
 import { randomBytes as cryptoRandomBytes } from '@noble/hashes/utils.js';
 import { AppError, type FieldIssue } from '../../errors';
 import { canonicalBytes, canonicalize } from '../canonical';
