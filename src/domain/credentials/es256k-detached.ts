@@ -1,5 +1,5 @@
 import { base64url } from '@scure/base';
-import { secp256k1SignMessageRandomized, secp256k1VerifyMessage } from '../keys';
+import { secp256k1SignMessage, secp256k1VerifyMessage } from '../keys';
 
 /** RFC 7797 unencoded-payload JWS header, ES256K (RFC 8812). */
 const HEADER = base64url.encode(new TextEncoder().encode(JSON.stringify({ alg: 'ES256K', b64: false, crit: ['b64'] }))).replace(/=+$/, '');
@@ -14,11 +14,10 @@ function signingInput(payload: Uint8Array): Uint8Array {
 
 /**
  * `<header>..<signature>`: ECDSA secp256k1 over SHA-256 of `ASCII(header) || '.' || payload`, low S.
- * Randomized (node:crypto): EcdsaSecp256k1Signature2019 and RFC 7797 need a valid signature, not
- * a deterministic one, and this is the signature of every Family B credential and status list.
+ * Deterministic (RFC 6979, libsecp256k1): the signature of every Family B credential and status list.
  */
 export function signDetachedEs256k(payload: Uint8Array, privateKey: Uint8Array): string {
-  const sig = secp256k1SignMessageRandomized(signingInput(payload), privateKey);
+  const sig = secp256k1SignMessage(signingInput(payload), privateKey);
   return `${HEADER}..${base64url.encode(sig).replace(/=+$/, '')}`;
 }
 

@@ -14,7 +14,7 @@ import { LruCache } from './key-object-cache';
  * refuse non-canonical encodings and small-order points (see {@link ed25519PointCheck}). Without it
  * a key such as the identity, for which R = identity, S = 0 verifies every message, would be
  * accepted. The tests also keep noble as the independent implementation they cross-check against
- * (test/unit/native-crypto.test.ts).
+ * (test/unit/signature-backends.test.ts).
  */
 
 /** Source of cryptographically secure random bytes; injectable so tests can be deterministic. */

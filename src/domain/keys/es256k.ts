@@ -2,7 +2,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { AppError } from '../../errors';
 import { base64UrlToBytes, bytesToBase64Url } from '../encoding/base64';
 import { bytesEqual } from './ed25519';
-import { nativeSecp256k1Verify } from './native';
+import { libsecp256k1Verify } from './libsecp256k1';
 import { parseSecp256k1PrivateKey, parseSecp256k1PublicKey, secp256k1SignMessage } from './secp256k1';
 
 /** RFC 8812 §3.1 public JWK for secp256k1. */
@@ -146,7 +146,7 @@ export function verifyEs256kJws(compactJws: string, publicJwk: Secp256k1PublicJw
     const payload = base64UrlToBytes(payloadB64);
     const signature = base64UrlToBytes(signatureB64);
     if (signature.length !== SIGNATURE_LENGTH) return invalid;
-    const ok = nativeSecp256k1Verify(signature, utf8Encoder.encode(`${headerB64}.${payloadB64}`), publicKey, false);
+    const ok = libsecp256k1Verify(signature, utf8Encoder.encode(`${headerB64}.${payloadB64}`), publicKey, false);
     return ok ? { valid: true, payload, header } : invalid;
   } catch {
     return invalid;

@@ -11,14 +11,16 @@ import {
   verifyEs256kJws,
   secp256k1PublicKeyToJwk,
 } from '../../src/domain/keys';
-import { clearNativeKeyCaches, nativeSecp256k1Verify, secp256k1HasHighS } from '../../src/domain/keys/native';
+import { clearEd25519KeyCache } from '../../src/domain/keys/ed25519';
+import { libsecp256k1Verify, secp256k1HasHighS } from '../../src/domain/keys/libsecp256k1';
 import { LruCache } from '../../src/domain/keys/key-object-cache';
 import { bytesToBase64Url } from '../../src/domain/encoding';
 
 /**
- * Cross-checks the node:crypto hot paths against @noble/curves (the implementation they replaced)
- * on random keys and messages: sign with one, verify with the other, both directions, and the
- * edge cases where OpenSSL on its own would accept more than noble did.
+ * Cross-checks the hot paths (Ed25519 on node:crypto, secp256k1 on libsecp256k1) against
+ * @noble/curves (the implementation they replaced) on random keys and messages: sign with one,
+ * verify with the other, both directions, and the edge cases where OpenSSL or libsecp256k1 on
+ * their own would accept more than noble did.
  */
 
 const ROUNDS_ED25519 = 48;
@@ -81,7 +83,7 @@ function twin(sig: Uint8Array): Uint8Array {
   return out;
 }
 
-beforeEach(() => clearNativeKeyCaches());
+beforeEach(() => clearEd25519KeyCache());
 
 describe('Ed25519: node:crypto against noble', () => {
   it('derives the same public key, signs byte-identically and each verifies the other, on random keys and messages', () => {
@@ -149,15 +151,17 @@ describe('Ed25519: node:crypto against noble', () => {
   });
 });
 
-describe('secp256k1 ES256K: node:crypto against noble', () => {
-  it('noble RFC 6979 signatures verify natively; node signatures, low-S normalised, verify in noble', () => {
+describe('secp256k1 ES256K: libsecp256k1 against noble', () => {
+  it('signs byte-identically with noble (RFC 6979, low S); noble signatures verify here; node (random k) signatures, low-S normalised, verify in both', () => {
     for (let i = 0; i < ROUNDS_SECP256K1; i++) {
       const sk = secp256k1.utils.randomSecretKey();
       const pub = secp256k1.getPublicKey(sk, true);
       const pubFull = secp256k1.getPublicKey(sk, false);
       const msg = message();
 
-      const nobleSig = secp256k1SignMessage(msg, sk); // still noble: deterministic, low-S
+      const nobleSig = secp256k1.sign(sha256(msg), sk, { prehash: false, lowS: true, format: 'compact' });
+      // libsecp256k1 and noble both sign with RFC 6979 k and low S: the same bytes.
+      expect(Buffer.from(secp256k1SignMessage(msg, sk)).toString('hex')).toBe(Buffer.from(nobleSig).toString('hex'));
       expect(secp256k1HasHighS(nobleSig)).toBe(false);
       expect(secp256k1VerifyMessage(nobleSig, msg, pub)).toBe(true);
       expect(secp256k1VerifyMessage(nobleSig, msg, pubFull)).toBe(true);
@@ -171,7 +175,7 @@ describe('secp256k1 ES256K: node:crypto against noble', () => {
       expect(nobleK1Verify(high, msg, pub, true)).toBe(false);
       expect(secp256k1VerifyMessage(high, msg, pub)).toBe(false);
       expect(nobleK1Verify(high, msg, pub, false)).toBe(true);
-      expect(nativeSecp256k1Verify(high, msg, pub, false)).toBe(true);
+      expect(libsecp256k1Verify(high, msg, pub, false)).toBe(true);
 
       const badMsg = msg.length > 0 ? flipBit(msg, i * 5) : Uint8Array.of(0);
       expect(secp256k1VerifyMessage(nobleSig, badMsg, pub)).toBe(false);
@@ -212,14 +216,14 @@ describe('secp256k1 ES256K: node:crypto against noble', () => {
       bad.set(s!, 32);
       for (const lowS of [true, false]) {
         expect(nobleK1Verify(bad, msg, pub, lowS)).toBe(false);
-        expect(nativeSecp256k1Verify(bad, msg, pub, lowS)).toBe(false);
+        expect(libsecp256k1Verify(bad, msg, pub, lowS)).toBe(false);
       }
     }
   });
 
-  // SEC1 "hybrid" points (prefix 06/07) are accepted by OpenSSL but not by noble; they must not
-  // start verifying now.
-  it('refuses a hybrid-encoded public key although bare OpenSSL accepts it', () => {
+  // SEC1 "hybrid" points (prefix 06/07) are accepted by OpenSSL and libsecp256k1's parser but not
+  // by noble; they must not start verifying now.
+  it("refuses a hybrid-encoded public key although bare OpenSSL (and libsecp256k1's parser) accept it", () => {
     const sk = secp256k1.utils.randomSecretKey();
     const full = secp256k1.getPublicKey(sk, false);
     const hybrid = Uint8Array.from(full);
@@ -231,7 +235,7 @@ describe('secp256k1 ES256K: node:crypto against noble', () => {
     expect(nodeVerify('sha256', msg, { key: raw, dsaEncoding: 'ieee-p1363' }, sig)).toBe(true);
     expect(nobleK1Verify(sig, msg, hybrid, true)).toBe(false);
     expect(secp256k1VerifyMessage(sig, msg, hybrid)).toBe(false);
-    expect(nativeSecp256k1Verify(sig, msg, hybrid, false)).toBe(false);
+    expect(libsecp256k1Verify(sig, msg, hybrid, false)).toBe(false);
   });
 
   it('refuses keys that are not on the curve or of a wrong length, without throwing', () => {
