@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '../../errors';
 import { markSlot, pickFreeSlot } from '../../domain/status-list';
 import type { AnchorRequest, FamilyBCredentialRecord, StatusListRecord } from '../../domain/ports';
-import type { Ledger, LedgerCheckpoint } from '../../ledger/ledger.port';
+import type { FoundEntry, Ledger, LedgerCheckpoint } from '../../ledger/ledger.port';
 import { type CacheOptions, LocalInvalidationBus, RecordCache } from '../../cache';
 import type { Database, Prisma, PrismaClient } from '../database';
 import { type SequencerOptions, type SequencerStats, type Settled, Sequencer } from '../../ledger/sequencer';
@@ -10,7 +10,10 @@ import { GroupSequencer, type LaneBatch } from '../../ledger/group-sequencer';
 import { HeadsBehindError } from '../../ledger/group-append';
 import type { SqlExecutor } from '../sql-executor';
 import { hex, run } from '../sql/statement';
-import { type CredentialRow, credentialById, credentialForTenant, lockStatusLists, statusByte, writeIssueTick } from '../sql/family-b.sql';
+import { type CredentialRow, credentialById, credentialForTenant, lockStatusLists, statusByte, verificationReads, writeIssueTick } from '../sql/family-b.sql';
+import { checkEntryHash, logNotFound } from '../../ledger/batch-append';
+import { parseLedgerId } from '../../ledger/log-id';
+import { bytesToBase64 } from '../../domain/encoding';
 import { isUniqueViolation } from '../prisma-errors';
 import { retryTransaction } from '../transaction-retry';
 
@@ -97,6 +100,17 @@ export interface StatusBit {
 
 /** Largest byte offset PostgreSQL's get_byte takes (int4). */
 const MAX_BYTE_INDEX = 2 ** 31 - 1;
+
+/** The byte holding bit `index`, or -1 (no byte: the statements answer null) for an index out of range. */
+function byteOffset(index: number): number {
+  const byte = Math.floor(index / 8);
+  return Number.isSafeInteger(index) && index >= 0 && byte <= MAX_BYTE_INDEX ? byte : -1;
+}
+
+/** W3C Bitstring Status List numbers bits from the most significant bit of byte 0. */
+function bitOf(row: { readonly issuerDidId: string; readonly byte: number | null }, index: number): StatusBit {
+  return { issuerDidId: row.issuerDidId, revoked: row.byte === null ? null : ((row.byte >> (7 - (index & 7))) & 1) === 1 };
+}
 
 /**
  * Family B credentials and the issuers' status lists. Issuances and revocations go through a
@@ -338,11 +352,30 @@ export class PrismaCredentialRepository {
    * numbers bits from the most significant bit of byte 0. Null when there is no such list.
    */
   async statusBit(listId: string, index: number): Promise<StatusBit | null> {
-    const byte = Math.floor(index / 8);
-    const at = Number.isSafeInteger(index) && index >= 0 && byte <= MAX_BYTE_INDEX ? byte : -1;
-    const [row] = await run(this.sql, statusByte, [at, listId]);
-    if (!row) return null;
-    return { issuerDidId: row.issuerDidId, revoked: row.byte === null ? null : ((row.byte >> (7 - (index & 7))) & 1) === 1 };
+    const [row] = await run(this.sql, statusByte, [byteOffset(index), listId]);
+    return row ? bitOf(row, index) : null;
+  }
+
+  /**
+   * A verification's reads in one statement (src/db/sql/family-b.sql.ts, verificationReads): the
+   * leaf of `entryHash` in log `logId`, answered exactly as `Ledger.findEntry` answers it
+   * (INVALID_INPUT for a malformed log id or hash, NOT_FOUND for a log that does not exist), and,
+   * when `status` is given, its bit as `statusBit` reads it, fresh. The ledger's rows live in this
+   * database (the issue tick writes them in the same statement as the credentials), so both share
+   * one round trip, and one snapshot, instead of two.
+   */
+  async verificationReads(logId: string, entryHash: Uint8Array, status: { readonly listId: string; readonly index: number } | null): Promise<{ entry: FoundEntry | null; bit: StatusBit | null }> {
+    const seq = parseLedgerId(logId);
+    const hash = checkEntryHash(entryHash);
+    const index = status?.index ?? -1;
+    const [row] = await run(this.sql, verificationReads, [seq.toString(), hex(hash), byteOffset(index), status?.listId ?? null]);
+    if (!row) throw new AppError('INTERNAL', 'the verification read returned no row');
+    // The leaf's columns are NOT NULL: all null means no such leaf.
+    const entry: FoundEntry | null =
+      row.index !== null && row.kind !== null && row.ref !== null && row.leafHash !== null ? { leafIndex: row.index, kind: row.kind, ref: row.ref, leafHash: bytesToBase64(row.leafHash) } : null;
+    if (!entry && !row.logExists) throw logNotFound();
+    const bit = status && row.issuerDidId !== null ? bitOf({ issuerDidId: row.issuerDidId, byte: row.byte }, index) : null;
+    return { entry, bit };
   }
 
   async statusList(id: string): Promise<StatusListRecord | null> {

@@ -13,7 +13,7 @@ import { Bitstring, buildStatusListCredential, buildStatusListEntry, encodeList,
 import { addExpiration, isDid, validateTemplateSubject, type TemplateAttribute, type TemplateExpiration } from '../../domain/templates';
 import type { Actor } from '../../domain/tenancy/actor';
 import { mayActFor } from '../../domain/tenancy/holder-binding';
-import type { PrismaCredentialRepository } from '../../db/repositories/credential.repository';
+import type { PrismaCredentialRepository, StatusBit } from '../../db/repositories/credential.repository';
 import type { Ledger } from '../../ledger/ledger.port';
 import type { AnchorService } from '../../anchor/anchor.service';
 import type { RevocationListener } from '../token-status-list.service';
@@ -67,6 +67,12 @@ export interface FetchedCredential {
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 const STATUS_PATH = '/status/';
+
+/** A status entry as this service reads it: its list here (null: not a list of this service) and the bit index (undefined: malformed). */
+interface StatusTarget {
+  readonly listId: string | null;
+  readonly index: number | undefined;
+}
 
 /** Family B credentials: issued from templates, anchored in the issuer's log, revocable by status list. */
 export class FamilyBCredentialsService {
@@ -197,9 +203,14 @@ export class FamilyBCredentialsService {
     add('disclosures', disclosed.ok, disclosed.ok ? undefined : disclosed.reason);
 
     let anchor: CredentialAnchor | undefined;
+    const target = this.statusTarget(credential);
+    let bit: StatusBit | null = null;
     if (issuer) {
       const hash = credentialHash(credential);
-      const entry = await this.ledger.findEntry(issuer.topicId, hash);
+      // The leaf and the status bit in one round trip (issue 19); the bit is still read fresh.
+      const reads = await this.credentials.verificationReads(issuer.topicId, hash, target?.listId ? { listId: target.listId, index: target.index ?? -1 } : null);
+      bit = reads.bit;
+      const entry = reads.entry;
       if (entry) {
         const cp = await this.ledger.checkpoint(issuer.topicId, entry.leafIndex + 1);
         const proof = await this.ledger.inclusionProof(issuer.topicId, entry.leafIndex, cp.treeSize);
@@ -228,7 +239,7 @@ export class FamilyBCredentialsService {
       } else add('ledger', false, 'credential hash is not anchored in the issuer log');
     } else add('ledger', false, 'unknown issuer');
 
-    add('status', ...(await this.statusCheck(credential, issuer)));
+    add('status', ...this.statusVerdict(target, bit, issuer));
     const validity = familyBValidityProblem(credential, this.clock.now());
     add('expiry', !validity, validity ?? undefined);
     return { verified: checks.every((c) => c.ok), checks, ...(anchor ? { anchor } : {}) };
@@ -328,8 +339,19 @@ export class FamilyBCredentialsService {
   }
 
   private async statusCheck(credential: Json, issuer: DidRecord | null): Promise<[boolean, string?]> {
+    const target = this.statusTarget(credential);
+    // The bit is read fresh, in one small statement, whatever is cached: a revocation is never stale.
+    const bit = target?.listId && issuer ? await this.credentials.statusBit(target.listId, target.index ?? -1) : null;
+    return this.statusVerdict(target, bit, issuer);
+  }
+
+  /**
+   * Where a credential's status entry points: the id of the list of this service it names (null:
+   * none) and the bit index (undefined: malformed). Null when there is no status entry at all.
+   */
+  private statusTarget(credential: Json): StatusTarget | null {
     const status = credential['credentialStatus'];
-    if (!isObject(status) || typeof status['statusListCredential'] !== 'string') return [false, 'credentialStatus is missing'];
+    if (!isObject(status) || typeof status['statusListCredential'] !== 'string') return null;
     const url = status['statusListCredential'];
     // A bbs-2023 template credential names its list's bbs-2023 publication (…/status/<id>/bbs-2023): the same bits.
     const listId = bbsStatusListId(url, this.publicUrl + STATUS_PATH) ?? (url.startsWith(this.publicUrl + STATUS_PATH) ? url.slice((this.publicUrl + STATUS_PATH).length) : '');
@@ -339,10 +361,14 @@ export class FamilyBCredentialsService {
     } catch {
       index = undefined;
     }
-    // The bit is read fresh, in one small statement, whatever is cached: a revocation is never stale.
-    const bit = isUuid(listId) && issuer ? await this.credentials.statusBit(listId, index ?? -1) : null;
+    return { listId: isUuid(listId) ? listId : null, index };
+  }
+
+  /** The status check from the entry and the bit read for it (null: no such list, or not read). */
+  private statusVerdict(target: StatusTarget | null, bit: StatusBit | null, issuer: DidRecord | null): [boolean, string?] {
+    if (!target) return [false, 'credentialStatus is missing'];
     if (!bit || !issuer || bit.issuerDidId !== issuer.id) return [false, 'status list is not the issuer list'];
-    if (index === undefined) return [false, 'statusListIndex is malformed'];
+    if (target.index === undefined) return [false, 'statusListIndex is malformed'];
     if (bit.revoked === null) return [false, 'statusListIndex is out of range'];
     return bit.revoked ? [false, 'credential has been revoked'] : [true];
   }
