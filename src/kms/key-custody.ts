@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors';
+import { LruCache } from '../cache/lru';
 import type { CustodyKeyAlgorithm, KeyCustody, ManagedKeyRecord, ManagedKeyRepository } from '../domain/ports';
 import { type Keyring, open, seal } from './envelope';
 
@@ -25,12 +26,29 @@ export function sealManagedKey(
   return seal(keys, privateKey, associatedData(record));
 }
 
-/** Stores private keys sealed under the custody KEK; hands plaintext only to a callback. */
+/** Sealed key rows kept in memory: enough for every issuer DID of a busy deployment. */
+export const SEALED_KEY_CACHE_SIZE = 1024;
+
+/**
+ * Stores private keys sealed under the custody KEK; hands plaintext only to a callback.
+ *
+ * The sealed rows (ciphertext, never the opened key) are kept in a bounded LRU: every issuance
+ * and presentation used to read its issuer's row, one round trip per request on the hot paths
+ * (issue 19). A row only changes when a master-key rotation re-seals it under a new KEK; a cached
+ * envelope the keyring can no longer open (the old KEK retired) is dropped and the row read again,
+ * and one it still opens (the old KEK kept as previous) opens to the same key. A row is deleted
+ * only with the last DID or VC-API issuer that names it, so nothing asks for it afterwards.
+ */
 export class EnvelopeKeyCustody implements KeyCustody {
+  private readonly sealed: LruCache<string, ManagedKeyRecord>;
+
   constructor(
     private readonly keys: Keyring,
     private readonly repo: ManagedKeyRepository,
-  ) {}
+    cacheSize = SEALED_KEY_CACHE_SIZE,
+  ) {
+    this.sealed = new LruCache(cacheSize);
+  }
 
   store(input: { tenantId: string; algorithm: CustodyKeyAlgorithm; privateKey: Uint8Array; publicKeyHex: string; purpose: string }): Promise<ManagedKeyRecord> {
     const id = randomUUID();
@@ -44,13 +62,28 @@ export class EnvelopeKeyCustody implements KeyCustody {
   }
 
   async use<T>(tenantId: string, keyId: string, fn: (privateKey: Uint8Array) => T | Promise<T>): Promise<T> {
-    const record = await this.repo.findById(tenantId, keyId);
-    if (!record) throw new AppError('NOT_FOUND', 'key not found');
-    const sk = openManagedKey(this.keys, record);
+    const sk = await this.open(tenantId, keyId);
     try {
       return await fn(sk);
     } finally {
       sk.fill(0);
     }
+  }
+
+  private async open(tenantId: string, keyId: string): Promise<Buffer> {
+    const cacheKey = `${tenantId}|${keyId}`;
+    const cached = this.sealed.get(cacheKey);
+    if (cached) {
+      try {
+        return openManagedKey(this.keys, cached);
+      } catch {
+        this.sealed.delete(cacheKey); // re-sealed under a KEK this keyring has; read the row again
+      }
+    }
+    const record = await this.repo.findById(tenantId, keyId);
+    if (!record) throw new AppError('NOT_FOUND', 'key not found');
+    const sk = openManagedKey(this.keys, record);
+    this.sealed.set(cacheKey, record);
+    return sk;
   }
 }
