@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { AppError } from '../../errors';
-import { markSlot, pickFreeSlot } from '../../domain/status-list';
 import type { AnchorRequest, FamilyBCredentialRecord, StatusListRecord } from '../../domain/ports';
 import type { FoundEntry, Ledger, LedgerCheckpoint } from '../../ledger/ledger.port';
 import { type CacheOptions, LocalInvalidationBus, RecordCache } from '../../cache';
@@ -10,7 +9,8 @@ import { GroupSequencer, type LaneBatch } from '../../ledger/group-sequencer';
 import { HeadsBehindError } from '../../ledger/group-append';
 import type { SqlExecutor } from '../sql-executor';
 import { hex, run } from '../sql/statement';
-import { type CredentialRow, credentialById, credentialForTenant, lockStatusLists, statusByte, verificationReads, writeIssueTick } from '../sql/family-b.sql';
+import { type CredentialRow, credentialById, credentialForTenant, statusByte, verificationReads } from '../sql/family-b.sql';
+import { PROBES_PER_SLOT, lockAndPickSlots, writeIssueTick } from '../sql/family-b-issue.sql';
 import { checkEntryHash, logNotFound } from '../../ledger/batch-append';
 import { parseLedgerId } from '../../ledger/log-id';
 import { bytesToBase64 } from '../../domain/encoding';
@@ -19,6 +19,8 @@ import { retryTransaction } from '../transaction-retry';
 
 /** 16 KiB: the W3C minimum, so a list does not reveal how few credentials an issuer has. */
 export const STATUS_LIST_BYTES = 16 * 1024;
+/** Slot probes are drawn in [0, 2^31) (int4) and reduced modulo the list's size, a power of two dividing 2^31: uniform. */
+const SLOT_PROBE_RANGE = 2 ** 31;
 
 /** Issues wait on two row locks (status list, log head); give queued transactions room. */
 const TX = { maxWait: 60_000, timeout: 60_000 } as const;
@@ -194,27 +196,24 @@ export class PrismaCredentialRepository {
   }
 
   private async issueIn(tx: SqlExecutor, lanes: readonly LaneBatch<IssueItem>[]): Promise<{ results: Settled<FamilyBCredentialRecord>[][]; heads: readonly LedgerCheckpoint[] }> {
-    const listIds = [...new Set(lanes.map((l) => l.key))].sort();
-    const lists = new Map((await run(tx, lockStatusLists, [listIds])).map((r) => [r.id, r]));
+    const slotsOf = await this.pickSlots(tx, lanes);
     const rows: FamilyBCredentialRecord[] = [];
-    const listUpdates: { id: string; taken: number; allocated: Uint8Array }[] = [];
     const anchors = new Map<string, AnchorRequest[]>();
     const results = lanes.map((lane) => {
-      const slot = lists.get(lane.key);
-      if (!slot) throw new Error('status list vanished');
-      let allocated: Uint8Array = Uint8Array.from(slot.allocated);
-      let taken = Number(slot.next_index);
-      const settled = lane.items.map((item): Settled<FamilyBCredentialRecord> => {
-        const index = taken >= allocated.length * 8 ? null : pickFreeSlot(allocated);
-        if (index === null) return { error: new AppError('CONFLICT', `the issuer's status list is full (${allocated.length * 8} credentials): issue from another issuer DID`) };
+      const slots = slotsOf.get(lane.key);
+      if (!slots) throw new Error('status list vanished');
+      let next = 0;
+      return lane.items.map((item): Settled<FamilyBCredentialRecord> => {
+        const index = slots[next];
+        if (index === undefined) return { error: new AppError('CONFLICT', `the issuer's status list is full (${STATUS_LIST_BYTES * 8} credentials): issue from another issuer DID`) };
         let built: BuiltCredential;
         try {
           built = item.build(index);
         } catch (error) {
+          // Its slot stays free (only inserted rows mark slots) and goes to the next credential.
           return { error };
         }
-        allocated = markSlot(allocated, index);
-        taken++;
+        next++;
         const record: FamilyBCredentialRecord = {
           id: built.id,
           tenantId: item.tenantId,
@@ -233,9 +232,6 @@ export class PrismaCredentialRepository {
         anchors.set(built.anchor.logId, [...(anchors.get(built.anchor.logId) ?? []), built.anchor]);
         return { value: record };
       });
-      // nextIndex counts the slots handed out; `version` (the public bits) does not move on issuance.
-      if (taken !== Number(slot.next_index)) listUpdates.push({ id: lane.key, taken, allocated });
-      return settled;
     });
     if (rows.length === 0) return { results, heads: [] };
     const ledger = await this.ledger.prepareGroupAppend(tx, [...anchors].map(([logId, entries]) => ({ logId, entries })));
@@ -250,12 +246,32 @@ export class PrismaCredentialRepository {
       rows.map((r) => r.statusListId),
       rows.map((r) => r.statusIndex),
       rows.map((r) => r.expiresAt.toISOString()),
-      listUpdates.map((u) => u.id),
-      listUpdates.map((u) => u.taken),
-      listUpdates.map((u) => hex(u.allocated)),
       ...ledger.write,
     ]);
     return { results, heads: ledger.heads };
+  }
+
+  /**
+   * Locks the tick's lists (in id order) and draws, in the database, a free slot for every queued
+   * credential: each list's 16 KiB allocation map stays there (credgate_status_slots_pick). The
+   * randomness is ours (CSPRNG probes, PROBES_PER_SLOT per credential), so a slot says nothing of
+   * the issuance order. A list returns fewer slots than asked when it is full.
+   */
+  private async pickSlots(tx: SqlExecutor, lanes: readonly LaneBatch<IssueItem>[]): Promise<Map<string, readonly number[]>> {
+    const listIds = [...new Set(lanes.map((l) => l.key))].sort();
+    const wanted = new Map<string, number>();
+    for (const lane of lanes) wanted.set(lane.key, (wanted.get(lane.key) ?? 0) + lane.items.length);
+    const probes: number[] = [];
+    const firsts: number[] = [];
+    const lasts: number[] = [];
+    for (const id of listIds) {
+      firsts.push(probes.length + 1);
+      for (let i = 0; i < wanted.get(id)! * PROBES_PER_SLOT; i++) probes.push(randomInt(SLOT_PROBE_RANGE));
+      lasts.push(probes.length);
+    }
+    const rows = await run(tx, lockAndPickSlots, [listIds, probes, firsts, lasts]);
+    // next_index counts the slots handed out: never more than the list holds, whatever the map says.
+    return new Map(rows.map((r) => [r.id, r.slots.slice(0, Math.max(0, STATUS_LIST_BYTES * 8 - Number(r.next_index)))]));
   }
 
   /** A prepared statement on pg (src/db/sql): VP creation and reads of one credential are hot paths. */

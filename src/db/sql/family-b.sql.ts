@@ -1,53 +1,6 @@
-import { LEDGER_USES, LEDGER_WRITE_PARAMS, type LedgerWriteParams, ledgerWriteCtes } from './ledger.sql';
 import { statement } from './statement';
 
-/** Family B issuance: the statements of one sequencer tick (src/db/repositories/credential.repository.ts). */
-
-/** The status lists of a tick, locked in one order (by id), with what slot drawing needs. */
-export const lockStatusLists = statement<[ids: string[]], { id: string; next_index: number; allocated: Uint8Array }>(
-  'credgate_fb_lock_status_lists',
-  { status_lists: { id: 'uuid', next_index: 'int4', allocated: 'bytea' } },
-  `SELECT id::text AS id, next_index, allocated FROM status_lists WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
-);
-
-type CredentialParams = [
-  ids: string[], tenantIds: string[], templateIds: string[], issuerDidIds: string[], holders: (string | null)[],
-  documents: string[], credentialHashes: string[], statusListIds: string[], statusIndices: number[], expiresAt: string[],
-];
-type ListParams = [listIds: string[], nextIndices: number[], allocated: string[]];
-const CREDENTIAL_PARAMS = 10;
-const LIST_PARAMS = 3;
-
-/**
- * Everything a tick writes, in one statement: the credentials of every lane (one multi-row insert),
- * each list's allocation map, and the ledger's leaves, nodes, sizes, signed heads and outbox rows.
- * One round trip whatever the number of issuers in the tick; a failure of any part (a duplicate
- * credential id) aborts the whole statement, and the sequencer finds the guilty member.
- */
-export const writeIssueTick = statement<[...CredentialParams, ...ListParams, ...LedgerWriteParams], { ok: number }>(
-  'credgate_fb_write_issue_tick',
-  {
-    credentials: {
-      id: 'text', tenant_id: 'uuid', template_id: 'uuid', issuer_did_id: 'uuid', holder: 'text', document: 'jsonb',
-      credential_hash: 'bytea', status_list_id: 'uuid', status_index: 'int4', status: 'text', expires_at: 'timestamptz',
-    },
-    // updated_at is Prisma's @updatedAt (set by the client, not the database), so it is set here.
-    status_lists: { id: 'uuid', next_index: 'int4', allocated: 'bytea', updated_at: 'timestamptz' },
-    ...LEDGER_USES,
-  },
-  `WITH
-  credential_rows AS (INSERT INTO credentials (id, tenant_id, template_id, issuer_did_id, holder, document, credential_hash, status_list_id, status_index, status, expires_at)
-    SELECT c.id, c.tenant_id, c.template_id, c.issuer_did_id, c.holder, c.document::jsonb, decode(c.credential_hash, 'hex'), c.status_list_id, c.status_index, 'issued', c.expires_at
-    FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::uuid[], $9::int[], $10::timestamptz[])
-      AS c(id, tenant_id, template_id, issuer_did_id, holder, document, credential_hash, status_list_id, status_index, expires_at)),
-  status_list_rows AS (UPDATE status_lists s SET next_index = u.next_index, allocated = decode(u.allocated, 'hex'), updated_at = now()
-    FROM unnest($11::uuid[], $12::int[], $13::text[]) AS u(id, next_index, allocated) WHERE s.id = u.id),
-  ${ledgerWriteCtes(CREDENTIAL_PARAMS + LIST_PARAMS + 1)}
-  SELECT 1 AS ok`,
-);
-
-/** Parameters of the ledger part follow the credentials' and the lists'. */
-export const ISSUE_TICK_PARAMS = CREDENTIAL_PARAMS + LIST_PARAMS + LEDGER_WRITE_PARAMS;
+/** Family B credential reads and verification; the issuance tick's statements are in family-b-issue.sql.ts. */
 
 /** A credential row as the repository maps it (uuid columns as text). */
 export interface CredentialRow {
