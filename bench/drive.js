@@ -1,13 +1,15 @@
 'use strict';
 /**
- * Load on both sides, with the cost read from /proc around each run: autocannon against the
- * service over loopback, and the forked library runners (Veramo, Digital Bazaar) in-process.
+ * Load on both sides, with the cost read from /proc around each run: against the service over
+ * loopback, autocannon for a fixed number of connections and bench/paced.js (open loop, evenly
+ * paced) for a fixed rate; the forked library runners (Veramo, Digital Bazaar) in-process.
  */
 const { fork } = require('node:child_process');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const { cpuMs, peakRssMb, resetPeakRss } = require('./proc');
 const { latencySummary } = require('./stats');
+const { graphqlFailed, pacedRunInChild, scheduledCount } = require('./paced');
 
 /**
  * Wraps a run with CPU time and peak RSS of process `pid`, or of every process in `pid` when it is
@@ -25,32 +27,52 @@ async function measured(pid, run) {
 }
 
 /**
- * One autocannon run of `req` ({ method, path, body, headers }, or a `pick` function for
- * rotating requests): `connections` in flight, or `overallRate` per second over them. GraphQL
- * answers 200 with an `errors` array, so those bodies are counted as failures too.
+ * One run of `req` ({ method, path, body, headers }, or a `pick` function for rotating requests,
+ * each with its own `apiKey`) against the service: `connections` in flight (autocannon, closed
+ * loop), or `rate` requests per second (bench/paced.js: open loop, evenly spaced, latency from each
+ * request's scheduled send, so queueing in front of a slow answer counts). GraphQL answers 200 with
+ * an `errors` array, so those bodies are counted as failures too. A paced run also gives `sendLagMs`
+ * (how late the driver itself sent) and `driverCpuMsPerOp` (the driver child's CPU per request).
  */
-async function driveService(server, req, apiKey, { connections, durationMs, overallRate, graphql = false }) {
+async function driveService(server, req, apiKey, { connections, durationMs, rate, graphql = false }) {
+  const base = { 'content-type': 'application/json', 'x-api-key': apiKey };
+  // A picked request carries its tenant's key (bench issuers); a fixed one uses `apiKey`.
+  const shape = (p, picked) => ({ method: p.method, path: p.path, body: p.body, headers: { ...base, ...p.headers, ...(picked && p.apiKey !== undefined ? { 'x-api-key': p.apiKey } : {}) } });
+  const pids = server.pids ? server.pids() : server.pid;
+  if (rate !== undefined) {
+    // Plain request shapes for the driver child; a rotating `pick` is drawn here, once per request.
+    const requests = [];
+    let sequence;
+    if (req.pick) {
+      const index = new Map();
+      sequence = Array.from({ length: scheduledCount(rate, durationMs) }, () => {
+        const p = req.pick();
+        if (!index.has(p)) index.set(p, requests.push(shape(p, true)) - 1);
+        return index.get(p);
+      });
+    } else requests.push(shape(req));
+    return measured(pids, async () => {
+      const r = await pacedRunInChild({ baseUrl: server.baseUrl, rate, durationMs, requests, sequence, graphql });
+      const s = latencySummary(r.latencies);
+      return { count: s.count, throughput: (s.count * 1000) / r.elapsedMs, p50: s.p50, p99: s.p99, failures: r.failures, sendLagMs: r.sendLagMs, driverCpuMsPerOp: r.driverCpuMs / r.sent };
+    });
+  }
   let gqlErrors = 0;
   const onResponse = graphql
     ? (status, body) => {
-        if (status === 200 && body.includes('"errors":[')) gqlErrors++;
+        if (graphqlFailed(status, body)) gqlErrors++;
       }
     : undefined;
-  const base = { 'content-type': 'application/json', 'x-api-key': apiKey };
   const request = req.pick
     ? {
-        setupRequest: (r) => {
-          const p = req.pick();
-          return { ...r, method: p.method, path: p.path, body: p.body, headers: { ...base, ...p.headers, 'x-api-key': p.apiKey } };
-        },
+        setupRequest: (r) => ({ ...r, ...shape(req.pick(), true) }),
       }
-    : { method: req.method, path: req.path, body: req.body, headers: { ...base, ...req.headers } };
-  return measured(server.pids ? server.pids() : server.pid, async () => {
+    : shape(req);
+  return measured(pids, async () => {
     const result = await autocannon({
       url: server.baseUrl,
       connections,
       duration: durationMs / 1000,
-      ...(overallRate ? { overallRate } : {}),
       requests: [{ ...request, ...(onResponse ? { onResponse } : {}) }],
     });
     const ok = result['2xx'] - gqlErrors;
@@ -103,7 +125,7 @@ async function startVeramo() {
 /**
  * The Veramo service anchor (bench/veramo-service.js) as a process of its own on `databaseUrl`
  * (a database the caller created), listening on `port`. Resolves once it listens and one issue and
- * one verify went through; `requests` are the bodies autocannon sends (the shape driveService takes,
+ * one verify went through; `requests` are the bodies driveService sends (the shape it takes,
  * with `pid` and `baseUrl` read from /proc and used like the Credgate server's).
  */
 async function startVeramoService({ databaseUrl, port }) {

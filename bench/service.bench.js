@@ -7,15 +7,24 @@
  *   node bench/service.bench.js [--quick] [--json] [--duration=4] [--rounds=2] [--only=...] [--profile]
  *
  * A fresh database on the PostgreSQL server of DATABASE_URL (default postgres@127.0.0.1:5432),
- * dropped at the end; the compiled service as a child process on a loopback port; autocannon as
- * the load generator; Veramo in a forked child (bench/veramo-runner.js). For each operation
- * (Family A issue/verify, Family B issue/verify, VP create/verify) and transport (REST, GraphQL),
- * each round runs, interleaved so machine noise hits both sides alike: Credgate at 16 connections,
- * Veramo at 16 calls in flight, Credgate at half its peak (autocannon overallRate), Veramo at half
- * its peak; for issue and verify then the Veramo service (bench/veramo-service.js: a Veramo agent
- * over HTTP with @veramo/data-store on its own database of the same PostgreSQL) with the same
- * autocannon settings, at 16 connections and at half its peak. CPU per operation and peak RSS come
- * from /proc of the server, of the Veramo child and of the Veramo service.
+ * dropped at the end; the compiled service as a child process on a loopback port; Veramo in a
+ * forked child (bench/veramo-runner.js). For each operation (Family A issue/verify, Family B
+ * issue/verify, VP create/verify) and transport (REST, GraphQL), each round runs, interleaved so
+ * machine noise hits both sides alike: Credgate at 16 connections (autocannon), Veramo at 16 calls
+ * in flight, Credgate at half its peak (bench/paced.js), Veramo at half its peak (an open loop in
+ * the child); for issue and verify then the Veramo service (bench/veramo-service.js: a Veramo
+ * agent over HTTP with @veramo/data-store on its own database of the same PostgreSQL) driven
+ * exactly like Credgate, at 16 connections and at half its peak. CPU per operation and peak RSS
+ * come from /proc of the server, of the Veramo child and of the Veramo service.
+ * Peak: 16 connections, each sending its next request when the previous answer arrives (closed
+ * loop); p50/p99 there are latencies under saturation. Half of peak: an open loop at half the
+ * measured peak rate, requests evenly spaced (t0 + i/rate) over up to 64 keep-alive connections
+ * from a driver process of its own, latency from each request's *scheduled* send, so time spent
+ * waiting behind a slow answer counts (no coordinated omission); that p99 is issue 19's "p99 < 25
+ * ms at half of peak". Not autocannon's overallRate: it sends each connection's quota back-to-back
+ * at the start of every second, i.e. runs at full speed half of the time (see bench/paced.js and
+ * docs/BENCHMARKS.md). The log line of each cell also gives the driver's send lag (p99) and CPU
+ * per request, so a stall of the driver is not read as the server's.
  * Then the scaling runs: Family B issue and verify on issuer logs pre-filled to 10^3, 10^5 and 10^6
  * leaves (bench/prefill.js), and issue with 1, 10 and 100 issuers (one tenant each) at once.
  *
@@ -42,6 +51,7 @@ const { ROOT, args } = require('./args');
 const { createDatabase, dropDatabase, freePort, serviceEnv, startServer } = require('./service-process');
 const { createTenantKeys, sdkFor, keyedDid, setupMain, setupScalingIssuer, verifyRequestFor } = require('./setup');
 const { driveService, startVeramo, startVeramoService } = require('./drive');
+const { MAX_SOCKETS } = require('./paced');
 const { prefillLog } = require('./prefill');
 const { summariseProfile } = require('./cpu-profile');
 const { median, ratio, judgeTargets } = require('./stats');
@@ -92,7 +102,14 @@ function aggregate(list) {
     throughput: pick((r) => r.peak.throughput),
     p50: pick((r) => r.peak.p50),
     p99: pick((r) => r.peak.p99),
-    half: { rate: pick((r) => r.half.rate), p50: pick((r) => r.half.p50), p99: pick((r) => r.half.p99) },
+    half: {
+      rate: pick((r) => r.half.rate),
+      p50: pick((r) => r.half.p50),
+      p99: pick((r) => r.half.p99),
+      // The paced driver's own lateness and CPU (HTTP sides only; the Veramo child has neither).
+      sendLagP99: pick((r) => r.half.sendLagMs?.p99),
+      driverCpuMsPerOp: pick((r) => r.half.driverCpuMsPerOp),
+    },
     cpuMsPerOp: pick((r) => r.peak.cpuMsPerOp),
     peakRssMb: Math.max(...list.map((r) => Math.max(r.peak.peakRssMb, r.half.peakRssMb))),
     failures: list.reduce((a, r) => a + r.peak.failures + r.half.failures, 0),
@@ -186,6 +203,7 @@ function meta(veramoVersions) {
     credgate: pkg.version,
     veramo: veramoVersions.veramo,
     autocannon: require('autocannon/package.json').version,
+    halfPeakDriver: `bench/paced.js: open loop, evenly paced, latency from the scheduled send, up to ${MAX_SOCKETS} keep-alive connections`,
     durationSeconds: DURATION_MS / 1000,
     rounds: ROUNDS,
     connections: CONNECTIONS,
@@ -222,21 +240,24 @@ async function runMatrix(server, apiKey, requests, veramo, veramoService, out) {
         const v = await veramo.run(vop, { concurrency: CONNECTIONS, durationMs: DURATION_MS });
         const aRate = Math.max(1, Math.round(a.throughput / 2));
         const vRate = Math.max(1, Math.round(v.throughput / 2));
-        const ah = await driveService(server, req, apiKey, { connections: CONNECTIONS, durationMs: DURATION_MS, overallRate: aRate, graphql });
+        const ah = await driveService(server, req, apiKey, { rate: aRate, durationMs: DURATION_MS, graphql });
         const vh = await veramo.run(vop, { rate: vRate, durationMs: DURATION_MS });
         (cells[`${op}/${t}`] ??= []).push({ peak: a, half: { ...ah, rate: aRate } });
         (vcells[vop] ??= []).push({ peak: v, half: { ...vh, rate: vRate } });
         let service = '';
         const sreq = veramoService?.requests[vop];
         if (sreq) {
-          // The Veramo service, right after: same autocannon settings (connections, duration; then half its own peak).
+          // The Veramo service, right after, driven like Credgate: 16 connections, then paced at half its own peak.
           const s = await driveService(veramoService, sreq, '', { connections: CONNECTIONS, durationMs: DURATION_MS });
           const sRate = Math.max(1, Math.round(s.throughput / 2));
-          const sh = await driveService(veramoService, sreq, '', { connections: CONNECTIONS, durationMs: DURATION_MS, overallRate: sRate });
+          const sh = await driveService(veramoService, sreq, '', { rate: sRate, durationMs: DURATION_MS });
           (scells[vop] ??= []).push({ peak: s, half: { ...sh, rate: sRate } });
           service = `, Veramo service ${fmt(s.throughput)}/s (failures ${s.failures + sh.failures})`;
         }
-        log(`round ${round + 1} ${op}/${t}: ${fmt(a.throughput)}/s (Veramo ${vop} ${fmt(v.throughput)}/s${service}), p50 ${fmt(a.p50, 1)} ms, p99 ${fmt(a.p99, 1)} ms; at ${aRate}/s p99 ${fmt(ah.p99, 1)} ms; failures ${a.failures + ah.failures}`);
+        log(
+          `round ${round + 1} ${op}/${t}: ${fmt(a.throughput)}/s (Veramo ${vop} ${fmt(v.throughput)}/s${service}), p50 ${fmt(a.p50, 1)} ms, p99 ${fmt(a.p99, 1)} ms; ` +
+            `paced at ${aRate}/s p50 ${fmt(ah.p50, 1)} ms p99 ${fmt(ah.p99, 1)} ms (driver: send lag p99 ${fmt(ah.sendLagMs.p99, 1)} ms, ${fmt(ah.driverCpuMsPerOp, 2)} ms CPU/req); failures ${a.failures + ah.failures}`,
+        );
       }
     }
   }
@@ -346,12 +367,13 @@ async function runIssuers(server, apiKey, main, issuerSets, out) {
   }
 }
 
-/** The server under --cpu-prof for one Family B issue round and, in a second life, one verify round. */
+/** The server under --cpu-prof, one life per operation: Family B and Family A issue and verify (--only=<ops> narrows them). */
 async function runProfiles(env, apiKey, requests) {
   const dir = path.join(ROOT, 'bench', 'results', 'profiles');
   fs.mkdirSync(dir, { recursive: true });
   const summaries = [];
-  for (const op of ['fbIssue', 'fbVerify']) {
+  const profiled = ['fbIssue', 'fbVerify', 'faIssue', 'faVerify'];
+  for (const op of onlyOps.length > 0 ? profiled.filter((o) => onlyOps.includes(o)) : profiled) {
     const name = `${op}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`;
     const server = await startServer(ROOT, env, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`] });
     await driveService(server, requests[op].REST, apiKey, { connections: CONNECTIONS, durationMs: Math.min(DURATION_MS, 1000) });
@@ -408,6 +430,13 @@ function render(out) {
           `${fmt(c.cpuMsPerOp, 2)} (${fmt(v.cpuMsPerOp, 2)}) | ${fmt(c.peakRssMb)} (${fmt(v.peakRssMb)}) | ${c.failures} |`,
       );
     }
+    p();
+    // Saved runs from before bench/paced.js measured "@half" with autocannon's bursty overallRate.
+    p(
+      out.meta.halfPeakDriver
+        ? '@16: 16 connections, closed loop (autocannon; Veramo: 16 calls in flight). @half: open loop at half the peak, evenly paced, latency from each request\'s scheduled send (bench/paced.js; Veramo: open loop in its child).'
+        : '@half: autocannon overallRate (bursty: each second\'s quota sent back-to-back), from before bench/paced.js; not comparable with later runs.',
+    );
     p();
     p('Ratios, Credgate ÷ Veramo (throughput: above 1 is Credgate faster; latency, CPU and memory: above 1 is Credgate costlier):');
     p();
