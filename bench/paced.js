@@ -18,13 +18,14 @@
  * the figure, as in wrk2.
  *
  * The bench runs it in a child process of its own (`pacedRunInChild`, this file forked), not in the
- * bench process: that one holds the parties, the SDK and autocannon's leftovers, and on a loaded
- * 2-core machine its young-generation collections were seen taking 20-55 ms of wall time (GC helper
- * threads waiting for a core), each a stall every request due meanwhile is charged for. The child's
- * heap is this file and node:http only, and the bench's own flags (--cpu-prof, --trace-gc) stay out.
+ * bench process: that one holds the parties, the SDK and autocannon's leftovers (about 60 MB live;
+ * --trace-gc showed 5-16 ms collections and a 57 ms mark-compact during the matrix on the loaded
+ * 2-core machine), and every request due during a pause is charged for it. With the driver inside
+ * the bench process its send lag p99 reached 38-88 ms in 4 of 12 cells; in the child, at most 33
+ * ms in 12. The child's heap is this file and node:http only, and the bench's own flags (--cpu-prof,
+ * --trace-gc) stay out.
  */
 const http = require('node:http');
-const path = require('node:path');
 const { fork } = require('node:child_process');
 const { percentile } = require('./stats');
 
