@@ -23,6 +23,7 @@ const ROUNDS = Number(args.rounds ?? 5);
 
 const keys = require(path.join(ROOT, 'dist', 'domain', 'keys'));
 const { clearEd25519KeyCache } = require(path.join(ROOT, 'dist', 'domain', 'keys', 'ed25519'));
+const k1 = require(path.join(ROOT, 'dist', 'domain', 'keys', 'libsecp256k1'));
 const { ed25519 } = require('@noble/curves/ed25519.js');
 const { secp256k1 } = require('@noble/curves/secp256k1.js');
 const { sha256 } = require('@noble/hashes/sha2.js');
@@ -83,7 +84,8 @@ const cases = [
     const f = secp256k1Fixture();
     return () => secp256k1.sign(sha256(f.message), f.sk, { prehash: false, lowS: true, format: 'compact' });
   }],
-  ['ES256K sign', 'credgate = libsecp256k1 WASM (RFC 6979, low-S; same bytes as noble)', () => { const f = secp256k1Fixture(); return () => keys.secp256k1SignMessage(f.message, f.sk); }],
+  ['ES256K sign', `credgate = libsecp256k1 ${k1.LIBSECP256K1.name} (RFC 6979, low-S; same bytes as noble)`, () => { const f = secp256k1Fixture(); return () => keys.secp256k1SignMessage(f.message, f.sk); }],
+  ['ES256K sign', 'libsecp256k1 wasm (the fallback build)', () => { const f = secp256k1Fixture(); return () => k1.libsecp256k1Sign(f.message, f.sk, k1.WASM_LIBSECP256K1); }],
   ['ES256K sign', 'node (random k), key imported per call', () => {
     const f = secp256k1Fixture();
     return () => crypto.sign('sha256', f.message, { key: crypto.createPrivateKey({ key: f.jwk, format: 'jwk' }), dsaEncoding: 'ieee-p1363' });
@@ -97,7 +99,8 @@ const cases = [
     const f = secp256k1Fixture();
     return () => secp256k1.verify(f.signature, sha256(f.message), f.publicKey, { prehash: false, lowS: true, format: 'compact' });
   }],
-  ['ES256K verify (low-S)', 'credgate = libsecp256k1 WASM', () => { const f = secp256k1Fixture(); return () => keys.secp256k1VerifyMessage(f.signature, f.message, f.publicKey); }],
+  ['ES256K verify (low-S)', `credgate = libsecp256k1 ${k1.LIBSECP256K1.name}`, () => { const f = secp256k1Fixture(); return () => keys.secp256k1VerifyMessage(f.signature, f.message, f.publicKey); }],
+  ['ES256K verify (low-S)', 'libsecp256k1 wasm (the fallback build)', () => { const f = secp256k1Fixture(); return () => k1.libsecp256k1Verify(f.signature, f.message, f.publicKey, true, k1.WASM_LIBSECP256K1); }],
   ['ES256K verify (low-S)', 'node (cached public key)', () => {
     const f = secp256k1Fixture();
     const key = crypto.createPublicKey({ key: { kty: f.jwk.kty, crv: f.jwk.crv, x: f.jwk.x, y: f.jwk.y }, format: 'jwk' });

@@ -39,7 +39,7 @@ describe('credgate_status_slots_mark', () => {
     expect(hex(await mark(new Uint8Array(2), [0]))).toBe('8000');
     expect(hex(await mark(new Uint8Array(2), [7, 9]))).toBe('0140');
     const slots = Array.from({ length: 40 }, () => randomInt(1024 * 8));
-    const expected = slots.reduce((m, s) => markSlot(m, s), new Uint8Array(1024));
+    const expected = slots.reduce<Uint8Array>((m, s) => markSlot(m, s), new Uint8Array(1024));
     expect(hex(await mark(new Uint8Array(1024), slots))).toBe(hex(expected));
   });
 });
@@ -57,7 +57,7 @@ describe('credgate_status_slots_pick', () => {
   });
 
   test('every slot it hands out was free, all distinct, on a half-full list with random probes', async () => {
-    let map = new Uint8Array(64);
+    let map: Uint8Array = new Uint8Array(64);
     for (let i = 0; i < 256; i++) map = markSlot(map, randomInt(512));
     const probes = Array.from({ length: 100 * PER_SLOT }, () => randomInt(2 ** 31));
     const slots = await pick(map, probes);
@@ -67,8 +67,7 @@ describe('credgate_status_slots_pick', () => {
   });
 
   test('when every probe hits a taken slot it scans on to the free ones; a full list gives fewer slots than wanted', async () => {
-    let map = new Uint8Array(4).fill(0xff);
-    map = Uint8Array.from([0xff, 0xfe, 0xff, 0x7f]); // free: slot 15 and slot 24
+    const map = Uint8Array.from([0xff, 0xfe, 0xff, 0x7f]); // free: slot 15 and slot 24
     const probes = Array(3 * PER_SLOT).fill(0); // all probes hit slot 0 (taken)
     expect((await pick(map, probes)).sort((a, b) => a - b)).toEqual([15, 24]);
     expect(await pick(new Uint8Array(4).fill(0xff), probes)).toEqual([]);
