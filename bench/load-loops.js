@@ -1,8 +1,9 @@
 'use strict';
 /**
- * In-process load loops for the Veramo side: the same two shapes autocannon applies to the
- * server. Latency is measured from the call's start, as autocannon measures from the request's
- * send, so neither side counts queueing in front of the first byte.
+ * In-process load loops for the Veramo side: the same two shapes the bench applies to the server.
+ * Closed loop: latency from the call's start, as autocannon measures from the request's send.
+ * Open loop: latency from the call's scheduled time, as bench/paced.js measures the server's half
+ * peak, so on both sides a call that waited behind earlier ones (or behind a late timer) counts.
  */
 
 /** `concurrency` calls in flight for `durationMs`: each finished call starts the next. */
@@ -37,7 +38,8 @@ async function openLoop(op, rate, durationMs) {
     const due = start + (i * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    const t = performance.now();
+    // From the due time, not from when the timer let us start (no coordinated omission).
+    const t = due;
     pending.push(
       Promise.resolve()
         .then(op)
