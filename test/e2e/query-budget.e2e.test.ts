@@ -12,20 +12,21 @@ type Json = Record<string, any>;
  * fills the caches; a budget states the steady state), the largest count of three calls.
  */
 const BUDGET = {
-  // At most 2 per request (API key, issuer key) + 6 per sequencer tick, whatever the number of
-  // issuers in it (typed SQL on pg, issue 19): BEGIN, lock the status lists, lock the logs, read
-  // heads + frontier nodes + present entries, ONE write (credentials, lists, leaves, nodes, sizes,
-  // signed heads, outbox rows), COMMIT; a lone request is a tick of one. Measured: 7.
-  fbIssue: 8, // was 22 (20 per issuer batch through Prisma), 17 before the query diet without a stored head per issuance
+  // Nothing per request (the API key and the issuer's sealed key row come from memory) + 6 per
+  // sequencer tick, whatever the number of issuers in it (typed SQL on pg, issue 19): BEGIN, lock
+  // the status lists and draw their slots, lock the logs, read heads + frontier nodes + present
+  // entries, ONE write (credentials, slots, leaves, nodes, sizes, signed heads, outbox rows),
+  // COMMIT; a lone request is a tick of one. Measured: 6.
+  fbIssue: 6, // was 7 (the issuer key row per request), 22 (20 per issuer batch through Prisma), 17 before the query diet
   // Issue 19: API keys come from memory (src/cache/api-key-cache.ts), and a proof at a head already
   // proven against neither re-checks the size nor re-reads nodes (ProofNodeCache). The ledger entry
   // and the status bit are one statement (credgate_fb_verification_reads). Left: rate limits 2,
   // entry + status bit 1, the head 1 when its one-second cache has run out. Measured: 3.
   fbVerify: 4, // was 5 (entry and status bit apart), 8 before: the API key 1, rate limits 2, ledger 4 (entry, head, size check, proof nodes), status bit 1
-  vpCreate: 2, // was 3 before the API key cache, 5 before the query diet
+  vpCreate: 1, // the credential; was 2 before the sealed-key cache, 3 before the API key cache, 5 before the query diet
   vpVerify: 3, // was 4 before the API key cache, 7 before the query diet
   didDocument: 0, // was 1 (the API key), 3 before the query diet; the DID comes from the cache
-  faIssue: 4, // was 8
+  faIssue: 2, // was 3 before the sealed-key cache, 4, 8 before the query diet
   faVerify: 3, // was 4 before the API key cache, 6 before the query diet
 } as const;
 
