@@ -64,11 +64,13 @@ describe('canonicalisation through the worker pool', () => {
 
   it('verifies the published Ed25519Signature2018 vectors off the event loop', async () => {
     const key = vector<{ publicKeyBase58: string }>('keys_key.json');
-    for (const which of ['2', '5']) {
+    // Case 2: proof options and document in the pool. Case 5 has case 2's proof options (same
+    // created, method and @context), which the proof-options memo answers: its document only.
+    for (const [which, jobs] of [['2', 2], ['5', 1]] as const) {
       const document = { ...vector<JsonObject>(`credentials_case-${which}.json`), proof: vector<JsonObject>(`proofs_digital-bazaar_case-${which}.json`) };
       const before = canon.stats.completed;
       expect(await verifyEd25519Signature2018(document, { publicKey: base58.decode(key.publicKeyBase58), documentLoader: loader })).toMatchObject({ verified: true });
-      expect(canon.stats.completed).toBe(before + 2); // proof options and document
+      expect(canon.stats.completed).toBe(before + jobs);
     }
   });
 

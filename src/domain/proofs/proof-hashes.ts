@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalize } from '../canonical';
 import { type DocumentLoader, canonizeJsonLd } from '../contexts';
+import { canonicalProofConfig as memoisedCanonicalProofConfig } from './proof-config-memo';
 
 /** What a linked-data proof signs, with the steps that produced it (test vectors compare each). */
 export interface ProofHashes {
@@ -44,7 +45,8 @@ export async function proofHashes(input: ProofHashInput): Promise<ProofHashes> {
     canonicalProofConfig = canonicalize(input.proofConfig);
     canonicalDocument = canonicalize(input.document);
   } else {
-    canonicalProofConfig = await canonizeJsonLd(input.proofConfig, input.documentLoader, input.base);
+    // The proof configuration repeats across the credentials of an issuer's second: memoised.
+    canonicalProofConfig = await memoisedCanonicalProofConfig(input.proofConfig, input.documentLoader, input.base);
     canonicalDocument = await canonizeJsonLd(input.document, input.documentLoader, input.base);
   }
   const proofHash = digest(input.hash, canonicalProofConfig);
