@@ -56,6 +56,20 @@ export function sameSignatureHex(a: string, b: string): boolean {
 }
 
 /**
+ * The schema names a consent for this issuance may be bound to: `<name>`, `<name>:<version>` or
+ * none (the interface reference's POST /user/sign has no schemaName). Each is one Ed25519
+ * verification (the costliest step of an issue on the event loop), tried until one verifies, so
+ * the likeliest go first: the spelling the issue request uses (what API.md's flow signs), then
+ * the unbound consent reference clients send, then the other spelling. The order never changes
+ * which consents are accepted: all three are tried before a refusal.
+ */
+export function consentSchemaNames(schema: { readonly name: string; readonly version: number }, requested: string): (string | null)[] {
+  const spelled = [schema.name, `${schema.name}:${schema.version}`];
+  const first = spelled.includes(requested) ? requested : schema.name;
+  return [first, null, ...spelled.filter((s) => s !== first)];
+}
+
+/**
  * The issuer's own authority over its credentials: the issuer scope (or admin) of a key that is
  * not bound to a holder. Bound keys cannot carry the issuer scope; checked anyway, so a binding
  * always narrows.
@@ -249,7 +263,7 @@ export class CredentialsService {
     // Checked against the existing issuer DID before one is created: a tenant without an issuer DID
     // cannot hold valid consent (its DID's key is random), so a refused request creates nothing.
     const current = await this.issuers.existing(actor);
-    const bindings = current ? [schema.name, `${schema.name}:${schema.version}`, null].map((schemaName) => ({ issuerDid: current.did, schemaName })) : [];
+    const bindings = current ? consentSchemaNames(schema, req.schemaName).map((schemaName) => ({ issuerDid: current.did, schemaName })) : [];
     if (!bindings.some((b) => ed25519Verify(signature, consentBytes(subject, b), holderKey))) {
       throw new AppError('INVALID_SIGNATURE', 'userSignature is not the holder signature over credentialSubject for this issuer DID and schema', [{ field: 'userSignature', message: 'does not verify' }]);
     }
