@@ -228,6 +228,22 @@ export function nativeEd25519Sign(message: Uint8Array, seed: Uint8Array): Uint8A
   return new Uint8Array(sign(null, message, ed25519PrivateKey(seed)));
 }
 
+/**
+ * A signer holding one seed's KeyObject, for a key the process holds for its whole life anyway
+ * (the ledger's log key signs every new head: importing it per head cost as much as the signature,
+ * paid once per log in every tick). Same signatures as {@link nativeEd25519Sign}.
+ */
+export interface Ed25519KeySigner {
+  readonly publicKey: Uint8Array;
+  sign(message: Uint8Array): Uint8Array;
+}
+
+export function ed25519KeySigner(seed: Uint8Array): Ed25519KeySigner {
+  const key = ed25519PrivateKey(seed);
+  const jwk = createPublicKey(key).export({ format: 'jwk' });
+  return { publicKey: new Uint8Array(Buffer.from(jwk.x ?? '', 'base64url')), sign: (message) => new Uint8Array(sign(null, message, key)) };
+}
+
 /** The public key of a 32-byte seed, derived by OpenSSL (noble's derivation costs ~10x more). */
 export function nativeEd25519PublicKey(seed: Uint8Array): Uint8Array {
   const jwk = createPublicKey(ed25519PrivateKey(seed)).export({ format: 'jwk' });

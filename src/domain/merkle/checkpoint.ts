@@ -6,7 +6,7 @@
  * never throws for a bad or foreign note — it reports `verified: false` with a reason.
  */
 import { sha256Of } from '../hash/sha256';
-import { nativeEd25519PublicKey, nativeEd25519Sign, nativeEd25519Verify } from '../keys/ed25519';
+import { type Ed25519KeySigner, ed25519KeySigner, nativeEd25519PublicKey, nativeEd25519Verify } from '../keys/ed25519';
 import { base64 } from '@scure/base';
 import { AppError } from '../../errors';
 import { HASH_SIZE, equalBytes } from './hash';
@@ -182,6 +182,25 @@ export function publicKeyOf(seed: Uint8Array): Uint8Array {
 // Signed notes
 
 /**
+ * The imported key and key ID of each signer object: a log's heads are signed by one long-lived
+ * signer (PgLogHeads holds it for the life of the process), and importing the seed and deriving its
+ * public key for every head cost more than the signature. Keyed by the object, so a signer built
+ * per call is prepared per call, as before; the seed is read once (signers are never mutated).
+ */
+const preparedSigners = new WeakMap<NoteSigner, { readonly key: Ed25519KeySigner; readonly keyId: Uint8Array }>();
+
+function preparedSigner(signer: NoteSigner): { readonly key: Ed25519KeySigner; readonly keyId: Uint8Array } {
+  let prepared = preparedSigners.get(signer);
+  if (!prepared) {
+    if (signer.seed.length !== 32) throw new AppError('INVALID_PRIVATE_KEY', 'Ed25519 seed must be 32 bytes');
+    const key = ed25519KeySigner(signer.seed);
+    prepared = { key, keyId: noteKeyId(signer.name, key.publicKey) };
+    preparedSigners.set(signer, prepared);
+  }
+  return prepared;
+}
+
+/**
  * Signs `body` (note text, ending in a newline) and returns the signed note
  * `body + "\n" + "— <name> <base64(key ID || Ed25519 signature)>\n"`. Ed25519 is deterministic,
  * so the same body and key always give the same note.
@@ -191,10 +210,10 @@ export function signNote(body: string, signer: NoteSigner): string {
   if (!body.endsWith('\n') || !isNoteText(body)) {
     throw invalid('note text must be UTF-8 ending in a newline, without control characters');
   }
-  const publicKey = publicKeyOf(signer.seed);
-  const signature = nativeEd25519Sign(utf8.encode(body), signer.seed);
+  const prepared = preparedSigner(signer);
+  const signature = prepared.key.sign(utf8.encode(body));
   const blob = new Uint8Array(4 + signature.length);
-  blob.set(noteKeyId(signer.name, publicKey));
+  blob.set(prepared.keyId);
   blob.set(signature, 4);
   return `${body}\n${EM_DASH_PREFIX}${signer.name} ${base64.encode(blob)}\n`;
 }
