@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Database, openDatabase } from '../../src/db/database';
 import { ALL_STATEMENTS, type ColumnType } from '../../src/db/sql';
-import { type TestDatabase, createTestDatabase } from '../support/test-db';
+import { useMigratedDatabase } from '../support/test-db';
 
 /**
  * The hand-written statements of the hot paths (src/db/sql) cannot drift from the schema Prisma
@@ -108,26 +107,17 @@ describe.each(ALL_STATEMENTS.map((s) => [s.name, s] as const))('statement %s', (
 });
 
 describe('every statement prepares against a migrated database', () => {
-  let tdb: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-    db = await openDatabase(tdb.config);
-  });
-  afterAll(async () => {
-    await db?.close();
-    await tdb?.drop();
-  });
+  const suite = useMigratedDatabase();
 
   test.each(ALL_STATEMENTS.map((s) => [s.name, s] as const))('%s', async (_name, s) => {
     // PREPARE parses, resolves every name and type and plans the statement without running it.
-    await db.sql.transaction(async (tx) => {
+    await suite.db.sql.transaction(async (tx) => {
       await tx.exec(`PREPARE credgate_drift_check AS ${s.text}`);
       await tx.exec('DEALLOCATE credgate_drift_check');
     });
   });
 
   test('a statement naming a column the schema does not have fails to prepare (the check can fail)', async () => {
-    await expect(db.sql.exec('PREPARE credgate_drift_bad AS SELECT no_such_column FROM credentials')).rejects.toThrow(/no_such_column/);
+    await expect(suite.db.sql.exec('PREPARE credgate_drift_bad AS SELECT no_such_column FROM credentials')).rejects.toThrow(/no_such_column/);
   });
 });

@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { type Database, openDatabase } from '../../src/db/database';
 import { markSlot } from '../../src/domain/status-list';
-import { type TestDatabase, createTestDatabase } from '../support/test-db';
+import { useMigratedDatabase } from '../support/test-db';
 
 /**
  * The slot functions of migration 20261127120000_status_slot_functions (Family B issuance draws and
@@ -11,25 +10,16 @@ import { type TestDatabase, createTestDatabase } from '../support/test-db';
  * list defeats them, fewer slots than asked only when the list is full. PostgreSQL, or PGlite with
  * CREDGATE_TEST_DB=pglite.
  */
-let tdb: TestDatabase;
-let db: Database;
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  db = await openDatabase(tdb.config);
-});
-afterAll(async () => {
-  await db?.close();
-  await tdb?.drop();
-});
+const suite = useMigratedDatabase();
 
 const PER_SLOT = 8;
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 async function pick(map: Uint8Array, probes: number[], perSlot = PER_SLOT): Promise<number[]> {
-  const [row] = await db.sql.query<{ slots: number[] }>(`SELECT credgate_status_slots_pick(decode($1, 'hex'), $2::int[], $3) AS slots`, [hex(map), probes, perSlot]);
+  const [row] = await suite.db.sql.query<{ slots: number[] }>(`SELECT credgate_status_slots_pick(decode($1, 'hex'), $2::int[], $3) AS slots`, [hex(map), probes, perSlot]);
   return row!.slots.map(Number);
 }
 async function mark(map: Uint8Array, slots: number[]): Promise<Uint8Array> {
-  const [row] = await db.sql.query<{ map: string }>(`SELECT encode(credgate_status_slots_mark(decode($1, 'hex'), $2::int[]), 'hex') AS map`, [hex(map), slots]);
+  const [row] = await suite.db.sql.query<{ map: string }>(`SELECT encode(credgate_status_slots_mark(decode($1, 'hex'), $2::int[]), 'hex') AS map`, [hex(map), slots]);
   return Uint8Array.from(Buffer.from(row!.map, 'hex'));
 }
 const taken = (map: Uint8Array, i: number) => (map[i >>> 3]! & (0x80 >>> (i & 7))) !== 0;

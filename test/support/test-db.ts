@@ -5,6 +5,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Client, Pool } from 'pg';
 import type { DatabaseConfig } from '../../src/config';
+import { type Database, openDatabase } from '../../src/db/database';
 import { type Migration, migrate, readMigrations } from '../../src/db/migrator';
 import { PgExecutor } from '../../src/db/pg-executor';
 import { PgliteExecutor } from '../../src/db/pglite-executor';
@@ -221,4 +222,21 @@ export async function createTestDatabase(kind: DatabaseConfig['kind'] = TEST_DB_
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A migrated database of the suite's kind, opened before the suite's tests and closed and dropped
+ * after them (call at describe or file level). `db` is set once `beforeAll` ran.
+ */
+export function useMigratedDatabase(): { readonly db: Database } {
+  const handle: { db: Database; tdb?: TestDatabase } = { db: undefined as unknown as Database };
+  beforeAll(async () => {
+    handle.tdb = await createTestDatabase();
+    handle.db = await openDatabase(handle.tdb.config);
+  });
+  afterAll(async () => {
+    await handle.db?.close();
+    await handle.tdb?.drop();
+  });
+  return handle;
 }
