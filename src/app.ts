@@ -77,6 +77,7 @@ import { indexRoutes } from './rest/index.routes';
 import { openapiRoutes } from './rest/openapi/routes';
 import { methodNotAllowed } from './rest/middleware/method-not-allowed';
 import { RouteTable, collectRoutes } from './rest/route-table';
+import { gated } from './rest/segment-gate';
 import { ByteBudget } from './rest/middleware/upload-guard';
 import { type Services, createServices, createWriteGate } from './services';
 import { AnchorOutbox } from './anchor/outbox';
@@ -413,18 +414,20 @@ export async function createApp(options: AppOptions): Promise<CredgateApp> {
   const routes = (): RouteTable => (table ??= new RouteTable(collectRoutes(http.router.stack)));
   http.use(requestContext(logger));
   http.use(methodNotAllowed(routes, familyOfPath(services.vcApi.base)));
-  http.use(indexRoutes(routes));
-  http.use(openapiRoutes({ docs: config.apiDocs, vcApiBase: services.vcApi.base }));
-  http.use(healthRoutes(services.health, readRouter));
+  // Each router is entered only by the paths it can serve (src/rest/segment-gate.ts): express would
+  // otherwise match every route of every router in turn for every request.
+  http.use(gated(indexRoutes(routes)));
+  http.use(gated(openapiRoutes({ docs: config.apiDocs, vcApiBase: services.vcApi.base })));
+  http.use(gated(healthRoutes(services.health, readRouter)));
   // Before /graphql and the REST router: the token endpoint takes form bodies and no API key.
-  if (services.oauth && services.accessTokens) http.use(oauthRoutes(services.oauth, services.accessTokens, services.rateLimits, config.publicUrl));
+  if (services.oauth && services.accessTokens) http.use(gated(oauthRoutes(services.oauth, services.accessTokens, services.rateLimits, config.publicUrl)));
   // Wallet-facing OID4VP endpoints: form bodies, no API key, OAuth-style errors (like the token endpoint).
-  http.use(oid4vpWalletRoutes(oid4vp.service, services.rateLimits));
+  http.use(gated(oid4vpWalletRoutes(oid4vp.service, services.rateLimits)));
   // Wallet-facing OpenID4VCI endpoints: no API key (codes, DPoP-bound tokens and key proofs instead).
-  http.use(oid4vciWalletRoutes(oid4vci, services.rateLimits, config.publicUrl));
+  http.use(gated(oid4vciWalletRoutes(oid4vci, services.rateLimits, config.publicUrl)));
   // The operator page (docs/WALLETS.md): keyless like GraphiQL; its API calls carry the key.
-  http.use(walletConsolePageRoutes());
-  http.use(graphql.router);
+  http.use(gated(walletConsolePageRoutes()));
+  http.use(gated(graphql.router));
   http.use(restRouter(services, { bodyLimitBytes: config.bodyLimitBytes, maxImageBytes: config.faces.maxImageBytes, jsonMaxDepth: config.jsonMaxDepth, ...uploads, oid4vp: oid4vp.service, readRouter }, [oid4vciOfferRoutes(services.auth, oid4vci.offers, oid4vci.issuedCredentials), walletConsoleApiRoutes(services.auth, walletConsole)]));
   http.use(notFoundHandler());
   http.use(errorHandler());

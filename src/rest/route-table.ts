@@ -89,10 +89,27 @@ function segmentsOf(path: string): string[] {
 }
 
 export class RouteTable {
-  private readonly routes: readonly CompiledRoute[];
+  /**
+   * Routes by their lower-cased first literal segment ('' for `/`), and those starting with a
+   * `:param`: every request asks (methodNotAllowed), so it compares the few routes that could
+   * match instead of all of them.
+   */
+  private readonly byFirst = new Map<string, CompiledRoute[]>();
+  private readonly paramFirst: CompiledRoute[] = [];
 
   constructor(entries: readonly RouteEntry[]) {
-    this.routes = entries.map(compile).filter((r): r is CompiledRoute => r !== undefined);
+    for (const route of entries.map(compile)) {
+      if (route === undefined) continue;
+      const first = route.segments[0];
+      if (first !== undefined && first.literal === undefined) {
+        this.paramFirst.push(route);
+        continue;
+      }
+      const key = first?.literal ?? '';
+      const list = this.byFirst.get(key);
+      if (list) list.push(route);
+      else this.byFirst.set(key, [route]);
+    }
   }
 
   /** Whether some route serves exactly this path (any method). */
@@ -108,7 +125,8 @@ export class RouteTable {
    */
   allowed(path: string): ReadonlySet<string> | '*' | undefined {
     const parts = segmentsOf(path);
-    const hits = this.routes.filter((r) => matches(r, parts));
+    const literal = this.byFirst.get(parts.length === 0 ? '' : parts[0]!.toLowerCase()) ?? [];
+    const hits = (parts.length === 0 ? literal : [...literal, ...this.paramFirst]).filter((r) => matches(r, parts));
     if (hits.length === 0) return undefined;
     const fewest = Math.min(...hits.map((r) => r.params));
     const best = hits.filter((r) => r.params === fewest);

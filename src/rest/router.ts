@@ -27,6 +27,7 @@ import { oid4vpVerifierRoutes } from './oid4vp/verifier.routes';
 import type { Oid4vpVerifierService } from '../oid4vc/verifier';
 import { tokenStatusRoutes } from './oid4vc/token-status.routes';
 import { isVcApiPath } from './vc-api-path';
+import { gated } from './segment-gate';
 import type { Family } from './context';
 
 /** Path prefixes of Family A; their errors use the Family A envelope. */
@@ -96,20 +97,21 @@ export function restRouter(services: Services, options: RestOptions, extra: read
   familyA.use(verifierRoutes(services.auth, services.verification, maxImageBytes));
   familyA.use(imageRoutes(services.auth, services.biometrics, maxImageBytes));
   r.use('/api', familyA);
-  r.use(familyA);
+  // Each router is entered only by the paths it can serve (src/rest/segment-gate.ts).
+  r.use(gated(familyA));
 
-  r.use(keyRoutes(services.auth, services.keys));
-  r.use(didRoutes(services.auth, services.dids));
-  r.use(resolverRoutes(services.auth, services.dids));
-  r.use(ledgerRoutes(services.auth, services.ledger));
-  r.use(templateRoutes(services.auth, services.templates));
-  r.use(credentialRoutes(services.auth, services.familyBCredentials));
-  r.use(presentationRoutes(services.auth, services.presentations, services.signatures, services.zkpTokens));
+  r.use(gated(keyRoutes(services.auth, services.keys)));
+  r.use(gated(didRoutes(services.auth, services.dids)));
+  r.use(gated(resolverRoutes(services.auth, services.dids)));
+  r.use(gated(ledgerRoutes(services.auth, services.ledger)));
+  r.use(gated(templateRoutes(services.auth, services.templates)));
+  r.use(gated(credentialRoutes(services.auth, services.familyBCredentials)));
+  r.use(gated(presentationRoutes(services.auth, services.presentations, services.signatures, services.zkpTokens)));
   // Routers built beside the services (the OpenID4VCI offers API), behind the same key and limits.
-  for (const x of extra) r.use(x);
-  r.use(publicRoutes(services.schemas, services.familyBCredentials));
-  r.use(tokenStatusRoutes(services.tokenStatus));
-  r.use(vcApiRoutes(services.auth, services.vcApi));
-  if (options.oid4vp) r.use(oid4vpVerifierRoutes(services.auth, options.oid4vp));
+  for (const x of extra) r.use(gated(x));
+  r.use(gated(publicRoutes(services.schemas, services.familyBCredentials)));
+  r.use(gated(tokenStatusRoutes(services.tokenStatus)));
+  r.use(gated(vcApiRoutes(services.auth, services.vcApi)));
+  if (options.oid4vp) r.use(gated(oid4vpVerifierRoutes(services.auth, options.oid4vp)));
   return r;
 }
