@@ -105,3 +105,21 @@ describe('RFC 8785 JCS', () => {
     expectInvalid({ a: [{ b: Number.NaN }] }, '$.a[0].b');
   });
 });
+
+describe('strings: the no-escape shortcut matches JSON string escaping', () => {
+  test('every BMP code unit that is not a surrogate, alone and inside text, serialises as JSON.stringify does', () => {
+    const differ: number[] = [];
+    for (let c = 0; c <= 0xffff; c++) {
+      if (c >= 0xd800 && c <= 0xdfff) continue;
+      const ch = String.fromCharCode(c);
+      if ([ch, `a${ch}b`, `${ch}${ch}`].some((s) => canonicalize(s) !== JSON.stringify(s))) differ.push(c);
+    }
+    expect(differ).toEqual([]);
+  });
+
+  test('paired surrogates are copied, lone ones refused', () => {
+    expect(canonicalize('x\u{1F600}y')).toBe(JSON.stringify('x\u{1F600}y'));
+    expect(() => canonicalize('x\ud800y')).toThrow(AppError);
+    expect(() => canonicalize({ ['k\udc00']: 1 })).toThrow(AppError);
+  });
+});
