@@ -164,7 +164,7 @@ async function main() {
     if (runs('profile')) {
       await server.stop();
       server = undefined;
-      out.profiles = await runProfiles(env, mainKey, main.requests);
+      out.profiles = await runProfiles(env, mainKey, main.requests, issuerSets);
     }
 
     out.targets = judgeTargets({
@@ -367,18 +367,29 @@ async function runIssuers(server, apiKey, main, issuerSets, out) {
   }
 }
 
-/** The server under --cpu-prof, one life per operation: Family B and Family A issue and verify (--only=<ops> narrows them). */
-async function runProfiles(env, apiKey, requests) {
+/**
+ * The server under --cpu-prof, one life per operation: Family B and Family A issue and verify (--only=<ops> narrows them),
+ * and, when the issuers section ran, Family B issue spread over 10 issuers in 10 tenants (`issuers10`).
+ */
+async function runProfiles(env, apiKey, requests, issuerSets = []) {
   const dir = path.join(ROOT, 'bench', 'results', 'profiles');
   fs.mkdirSync(dir, { recursive: true });
   const summaries = [];
   const profiled = ['fbIssue', 'fbVerify', 'faIssue', 'faVerify'];
-  for (const op of onlyOps.length > 0 ? profiled.filter((o) => onlyOps.includes(o)) : profiled) {
+  const drives = { ...Object.fromEntries(profiled.map((op) => [op, requests[op]?.REST])) };
+  const ops = onlyOps.length > 0 ? profiled.filter((o) => onlyOps.includes(o)) : onlySections.includes('issuers') ? [] : profiled;
+  if (issuerSets.length >= 10) {
+    const ten = issuerSets.slice(0, 10);
+    let next = 0;
+    drives.issuers10 = { pick: () => ten[next++ % ten.length] };
+    ops.push('issuers10');
+  }
+  for (const op of ops) {
     const name = `${op}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`;
     const server = await startServer(ROOT, env, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`] });
-    await driveService(server, requests[op].REST, apiKey, { connections: CONNECTIONS, durationMs: Math.min(DURATION_MS, 1000) });
+    await driveService(server, drives[op], apiKey, { connections: CONNECTIONS, durationMs: Math.min(DURATION_MS, 1000) });
     const t0 = Date.now();
-    const r = await driveService(server, requests[op].REST, apiKey, { connections: CONNECTIONS, durationMs: DURATION_MS });
+    const r = await driveService(server, drives[op], apiKey, { connections: CONNECTIONS, durationMs: DURATION_MS });
     const t1 = Date.now();
     await server.stop();
     const t2 = Date.now();
