@@ -39,10 +39,13 @@ export class HeadKeeper {
     private readonly heads: PgLogHeads,
     private readonly prisma: PrismaClient,
     private readonly logger: Logger | undefined,
+    /** Told before every settle (the callers', the repairs', start-up's): the ledger forgets the log's remembered frontier. */
+    private readonly onSettle: (logId: string) => void = () => {},
   ) {}
 
   /** Signs and stores a head covering everything committed to the log (no-op when it already does). */
   async settle(logId: string): Promise<LedgerCheckpoint> {
+    this.onSettle(logId);
     const head = await this.heads.advance(logId);
     this.remember(head);
     return head;

@@ -84,11 +84,13 @@ export interface Ledger {
   appendBatch(tx: Prisma.TransactionClient, logId: string, entries: readonly LedgerEntry[]): Promise<AppendResult[]>;
   /**
    * Appends to several logs inside the caller's `pg`/PGlite transaction (a sequencer tick across
-   * issuers): locks the logs, reads each one's head and frontier once, computes the leaves and
-   * nodes, and signs each grown log's head after checking it extends the stored one. Writes
-   * nothing: the caller puts `write` into its own statement (src/db/sql/ledger.sql.ts) and, after
-   * its commit, hands `heads` to `committed`. Throws `HeadsBehindError` for a log whose stored head
-   * is behind (settle it, then retry).
+   * issuers): locks the logs, reads each one's head and frontier once (or, when every log is still
+   * at the size this instance committed it to, takes them from memory and reads nothing), computes
+   * the leaves and nodes, and signs each grown log's head after checking it extends the stored one.
+   * Writes nothing: the caller puts `write` into its own statement (src/db/sql/ledger.sql.ts) and,
+   * after its commit, hands the very `heads` objects to `committed` (that is what lets the next
+   * tick skip the read). Throws `HeadsBehindError` for a log whose stored head is behind (settle
+   * it, then retry).
    */
   prepareGroupAppend(tx: SqlExecutor, appends: readonly LogAppend[]): Promise<PreparedAppend>;
   /** Appends in its own transaction and settles the log's head before answering. */
@@ -110,7 +112,11 @@ export interface Ledger {
    * row) commits with the batch, in one disk flush. After the commit, pass the heads to `committed`.
    */
   settleInTransaction(tx: Prisma.TransactionClient, logId: string): Promise<LedgerCheckpoint>;
-  /** After the commit of a transaction that called `settleInTransaction`: caches the heads and sends them to the witnesses. */
+  /**
+   * After the commit of a transaction that called `settleInTransaction` or `prepareGroupAppend`:
+   * caches the heads (and a group append's new frontiers) and sends them to the witnesses. Only
+   * after a COMMIT that returned: never for a rolled-back or ambiguous transaction.
+   */
   committed(heads: readonly LedgerCheckpoint[]): void;
   /** Start-up repair: settles every log that grew beyond its stored head. Returns how many it tried. */
   settleAll(): Promise<number>;
@@ -153,4 +159,11 @@ export interface PreparedAppend {
   readonly heads: readonly LedgerCheckpoint[];
   /** The parameters of `ledgerWriteCtes` / `writeLedger`. */
   readonly write: LedgerWriteParams;
+  /**
+   * The logs built from the frontier this instance remembered (their read skipped), not from the
+   * database. Their entries were not checked for presence: an entry such a log already holds fails
+   * the write (unique entry hash) instead of being answered `created: false`; a caller wanting
+   * that answer runs the transaction again, which then reads those logs.
+   */
+  readonly remembered: readonly string[];
 }

@@ -10,6 +10,7 @@ import { type LogAppend, type PreparedAppend, prepareGroupAppend } from './group
 import type { SqlExecutor } from '../db/sql-executor';
 import { findLeaf } from '../db/sql/ledger.sql';
 import { hex, run } from '../db/sql/statement';
+import { FrontierCache } from './frontier-cache';
 import { HeadKeeper } from './head-keeper';
 import { type LogHeadOptions, PgLogHeads } from './log-heads';
 import { parseLedgerId } from './log-id';
@@ -71,6 +72,8 @@ export class PgLedger implements Ledger {
   private readonly sql: SqlExecutor | undefined;
   /** Proof nodes of heads already proven against (verification reads), per (log, size). */
   private readonly proofNodes = new ProofNodeCache();
+  /** The frontiers this instance committed in group appends: the next tick on a log skips its read. */
+  private readonly frontiers = new FrontierCache();
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -86,20 +89,26 @@ export class PgLedger implements Ledger {
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.onSigned ? { onSigned: options.onSigned } : {}),
     });
-    this.keeper = new HeadKeeper(this.heads, prisma, options.logger);
+    // Settle and the repairs are other writers of a log's head: forget its frontier first. The size
+    // check alone would catch any growth they find; this keeps the remembered state to our own ticks.
+    this.keeper = new HeadKeeper(this.heads, prisma, options.logger, (logId) => this.frontiers.drop(parseLedgerId(logId).toString()));
   }
 
+  // The Prisma append path grows a log outside the group append: the tree_size it leaves already
+  // keeps a remembered frontier from being used, and dropping it here says so without relying on it.
   async appendInTransaction(tx: Prisma.TransactionClient, logId: string, entry: LedgerEntry): Promise<AppendResult> {
-    const [result] = await appendEntries(tx, parseLedgerId(logId), [entry]);
+    const [result] = await this.appendBatch(tx, logId, [entry]);
     return result!;
   }
 
   appendBatch(tx: Prisma.TransactionClient, logId: string, entries: readonly LedgerEntry[]): Promise<AppendResult[]> {
-    return appendEntries(tx, parseLedgerId(logId), entries);
+    const logSeq = parseLedgerId(logId);
+    this.frontiers.drop(logSeq.toString());
+    return appendEntries(tx, logSeq, entries);
   }
 
   prepareGroupAppend(tx: SqlExecutor, appends: readonly LogAppend[]): Promise<PreparedAppend> {
-    return prepareGroupAppend(tx, this.heads, appends);
+    return prepareGroupAppend(tx, this.heads, appends, this.frontiers);
   }
 
   async append(logId: string, entry: LedgerEntry): Promise<AppendResult> {
@@ -130,15 +139,19 @@ export class PgLedger implements Ledger {
     return this.keeper.settle(logId);
   }
 
-  settleInTransaction(tx: Prisma.TransactionClient, logId: string): Promise<LedgerCheckpoint> {
+  async settleInTransaction(tx: Prisma.TransactionClient, logId: string): Promise<LedgerCheckpoint> {
+    this.frontiers.drop(parseLedgerId(logId).toString());
     return this.heads.advanceIn(tx, logId);
   }
 
   committed(heads: readonly LedgerCheckpoint[]): void {
+    // The caller's COMMIT returned: a group append's staged frontiers become usable (others: no-op).
+    for (const head of heads) this.frontiers.commit(head);
     this.keeper.committed(heads);
   }
 
   settleAll(): Promise<number> {
+    this.frontiers.clear();
     return this.keeper.settleAll();
   }
 

@@ -94,6 +94,14 @@ async function appendByLog(tx: Prisma.TransactionClient, ledger: Ledger, anchors
   return logs;
 }
 
+type IssueOutcome = { results: Settled<FamilyBCredentialRecord>[][]; heads: readonly LedgerCheckpoint[] };
+
+/** ledger_leaves' unique (log_seq, entry_hash), as node-postgres and PGlite report it (SQLSTATE 23505 on that table). */
+function isLedgerLeafDuplicate(e: unknown): boolean {
+  const o = e as { code?: unknown; table?: unknown } | null;
+  return typeof o === 'object' && o !== null && o.code === '23505' && o.table === 'ledger_leaves';
+}
+
 /** One status bit as read for a verification: the list's issuer and the bit (null: index out of range). */
 export interface StatusBit {
   readonly issuerDidId: string;
@@ -174,28 +182,50 @@ export class PrismaCredentialRepository {
    * credential and build and sign it for its slot, let the ledger lock the logs and read their heads
    * and frontiers (`prepareGroupAppend`), then write the credentials, the lists' allocation maps, the
    * leaves, nodes, sizes, signed heads and outbox rows in ONE statement. Six statements per tick
-   * (BEGIN and COMMIT included) whatever the number of issuers. A credential that cannot be built
-   * (or finds its list full) fails alone; the others commit.
+   * (BEGIN and COMMIT included) whatever the number of issuers, five when every log of the tick is
+   * still where this instance's previous tick left it (the ledger then builds from the frontier it
+   * remembered and skips the read, the largest statement of a tick). A credential that cannot be
+   * built (or finds its list full) fails alone; the others commit.
    */
   private async issueTick(lanes: readonly LaneBatch<IssueItem>[]): Promise<Settled<FamilyBCredentialRecord>[][]> {
     const tenants = new Set(lanes.flatMap((l) => l.items.map((i) => i.tenantId)));
     const owner = tenants.size === 1 ? [...tenants][0]! : MIXED_TICK_OWNER;
     const outcome = await this.gate.run(owner, async () => {
       try {
-        return await retryTransaction(() => this.sql.transaction((tx) => this.issueIn(tx, lanes)));
+        return await this.commitTick(lanes);
       } catch (e) {
         if (!(e instanceof HeadsBehindError)) throw e;
         // A log beyond its signed head (a crash between a commit and its head): the full check
         // (`settle`: re-derives every node since the head) stores its head, then the tick runs again.
         for (const logId of e.logIds) await this.ledger.settle(logId);
-        return retryTransaction(() => this.sql.transaction((tx) => this.issueIn(tx, lanes)));
+        return this.commitTick(lanes);
       }
     });
+    // Only here, after the COMMIT returned: the ledger may remember the frontiers of this tick.
     this.ledger.committed(outcome.heads);
     return outcome.results;
   }
 
-  private async issueIn(tx: SqlExecutor, lanes: readonly LaneBatch<IssueItem>[]): Promise<{ results: Settled<FamilyBCredentialRecord>[][]; heads: readonly LedgerCheckpoint[] }> {
+  /**
+   * The tick's transaction, run again on a race (`retryTransaction`), and once more when a log built
+   * from a remembered frontier met an entry it already held: that path did not read the present
+   * entries, so the write refused the duplicate (unique entry hash) instead of answering it
+   * `created: false`. The ledger forgot those logs' frontiers when it took them, so the run again
+   * reads them and deduplicates as a tick always did; any other failure is the sequencer's to split.
+   */
+  private async commitTick(lanes: readonly LaneBatch<IssueItem>[]): Promise<IssueOutcome> {
+    const attempt = { remembered: false };
+    const once = (): Promise<IssueOutcome> => retryTransaction(() => this.sql.transaction((tx) => this.issueIn(tx, lanes, attempt)));
+    try {
+      return await once();
+    } catch (e) {
+      if (!attempt.remembered || !isLedgerLeafDuplicate(e)) throw e;
+      return once();
+    }
+  }
+
+  private async issueIn(tx: SqlExecutor, lanes: readonly LaneBatch<IssueItem>[], attempt: { remembered: boolean }): Promise<IssueOutcome> {
+    attempt.remembered = false;
     const slotsOf = await this.pickSlots(tx, lanes);
     const rows: FamilyBCredentialRecord[] = [];
     const anchors = new Map<string, AnchorRequest[]>();
@@ -235,6 +265,7 @@ export class PrismaCredentialRepository {
     });
     if (rows.length === 0) return { results, heads: [] };
     const ledger = await this.ledger.prepareGroupAppend(tx, [...anchors].map(([logId, entries]) => ({ logId, entries })));
+    attempt.remembered = ledger.remembered.length > 0;
     await run(tx, writeIssueTick, [
       rows.map((r) => r.id),
       rows.map((r) => r.tenantId),
