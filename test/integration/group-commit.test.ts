@@ -97,7 +97,7 @@ describe('one tick for many issuers (the repository, with a window only a full q
     await repo.drain();
   });
 
-  test('attack: a frontier node rewritten in the database (triggers off, as a superuser could) makes the tick refuse; nothing of it is written', async () => {
+  test('attack: a frontier node rewritten in the database (triggers off, as a superuser could) makes the tick that reads it refuse; nothing of it is written', async () => {
     const party = await fbParty(server, 'REST');
     const l = await logOf(party);
     const seq = logSeq(l.logId);
@@ -109,6 +109,11 @@ describe('one tick for many issuers (the repository, with a window only a full q
       await tx.exec('SET LOCAL session_replication_role = replica');
       await tx.query(`UPDATE ledger_nodes SET hash = decode(repeat('ab', 32), 'hex') WHERE log_seq = $1 AND level = 0 AND index = $2`, [seq.toString(), size - 1]);
     });
+    // This instance remembers the frontier its last tick committed and extends the log from it
+    // without reading (src/ledger/frontier-cache.ts): its next head would still be the true tree's.
+    // Whoever reads the log next refuses the rewritten row: another instance, a restart, or this
+    // one after a settle, which drops what it remembered.
+    await server.app.ledger.settle(l.logId);
     const repo = new PrismaCredentialRepository(server.app.db, server.app.ledger, { windowMs: 0, max: 10 });
     const id = `urn:uuid:${randomUUID()}`;
     await expect(repo.issue(l.input, build(l.logId, id))).rejects.toMatchObject({ code: 'INTERNAL' });
