@@ -5,7 +5,7 @@ import { hex, run } from '../db/sql/statement';
 import type { SqlExecutor } from '../db/sql-executor';
 import { checkEntry, checkEntryHash, logNotFound } from './batch-append';
 import type { Frontier, FrontierCache } from './frontier-cache';
-import type { AppendResult, LedgerCheckpoint, LedgerEntry, LogAppend, PreparedAppend } from './ledger.port';
+import type { AppendResult, LedgerCheckpoint, LedgerEntry, LockedLogSizes, LogAppend, PreparedAppend } from './ledger.port';
 import { parseLedgerId } from './log-id';
 import type { PgLogHeads } from './log-heads';
 
@@ -74,7 +74,13 @@ class FrontierReader implements NodeReader {
  * the next one that reads the log (another instance, a restart, this one after a settle), not by a
  * tick from memory, which never uses the rewritten row and signs the true extension of its head.
  */
-export async function prepareGroupAppend(tx: SqlExecutor, signer: PgLogHeads, appends: readonly LogAppend[], frontiers?: FrontierCache): Promise<PreparedAppend> {
+export async function prepareGroupAppend(
+  tx: SqlExecutor,
+  signer: PgLogHeads,
+  appends: readonly LogAppend[],
+  frontiers?: FrontierCache,
+  prelocked?: LockedLogSizes,
+): Promise<PreparedAppend> {
   const byLog = new Map<string, LedgerEntry[]>();
   for (const a of appends) {
     a.entries.forEach((e) => {
@@ -88,8 +94,18 @@ export async function prepareGroupAppend(tx: SqlExecutor, signer: PgLogHeads, ap
   const results = new Map<string, AppendResult[]>();
   if (logs.length === 0) return { results, heads: [], write, remembered: [] };
 
-  const locked = await run(tx, lockLogs, [logs.map((l) => l.seq)]);
-  const sizes = new Map(locked.map((r) => [r.seq, Number(r.tree_size)]));
+  // Logs the caller locked already (a Family B tick locks them with its status lists, one round
+  // trip fewer); any other is locked here, after them, in seq order.
+  const sizes = new Map<string, number>();
+  for (const l of logs) {
+    const size = prelocked?.get(l.seq);
+    if (size !== undefined) sizes.set(l.seq, size);
+  }
+  const toLock = logs.filter((l) => !sizes.has(l.seq));
+  if (toLock.length > 0) {
+    const locked = await run(tx, lockLogs, [toLock.map((l) => l.seq)]);
+    for (const r of locked) sizes.set(r.seq, Number(r.tree_size));
+  }
   if (sizes.size !== logs.length) throw logNotFound();
 
   // Taken (removed) whether usable or not: see FrontierCache for why no later attempt may see it.

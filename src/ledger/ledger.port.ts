@@ -92,7 +92,7 @@ export interface Ledger {
    * tick skip the read). Throws `HeadsBehindError` for a log whose stored head is behind (settle
    * it, then retry).
    */
-  prepareGroupAppend(tx: SqlExecutor, appends: readonly LogAppend[]): Promise<PreparedAppend>;
+  prepareGroupAppend(tx: SqlExecutor, appends: readonly LogAppend[], locked?: LockedLogSizes): Promise<PreparedAppend>;
   /** Appends in its own transaction and settles the log's head before answering. */
   append(logId: string, entry: LedgerEntry): Promise<AppendResult>;
   findEntry(logId: string, entryHash: Uint8Array): Promise<FoundEntry | null>;
@@ -144,6 +144,13 @@ export interface LogHeads {
    */
   advance(logId: string): Promise<LedgerCheckpoint>;
 }
+
+/**
+ * Logs the caller already locked in this transaction, in seq order and after nothing but rows every
+ * other writer locks first (a tick's status lists), with the tree_size read under that lock: seq ->
+ * size. `prepareGroupAppend` then skips its own lock statement for them.
+ */
+export type LockedLogSizes = ReadonlyMap<string, number>;
 
 /** The appends of one log in a group append (`prepareGroupAppend`). */
 export interface LogAppend {

@@ -4,7 +4,7 @@ import { consistencyProof, inclusionProof, isValidKeyName, type NodeReader } fro
 import { type Clock, systemClock } from '../domain/ports';
 import type { Prisma, PrismaClient } from '../db/database';
 import type { Logger } from '../logging/logger';
-import type { AppendResult, FoundEntry, Ledger, LedgerCheckpoint, LedgerEntry } from './ledger.port';
+import type { AppendResult, FoundEntry, Ledger, LedgerCheckpoint, LedgerEntry, LockedLogSizes } from './ledger.port';
 import { appendEntries, checkEntryHash, logNotFound } from './batch-append';
 import { type LogAppend, type PreparedAppend, prepareGroupAppend } from './group-append';
 import type { SqlExecutor } from '../db/sql-executor';
@@ -107,8 +107,8 @@ export class PgLedger implements Ledger {
     return appendEntries(tx, logSeq, entries);
   }
 
-  prepareGroupAppend(tx: SqlExecutor, appends: readonly LogAppend[]): Promise<PreparedAppend> {
-    return prepareGroupAppend(tx, this.heads, appends, this.frontiers);
+  prepareGroupAppend(tx: SqlExecutor, appends: readonly LogAppend[], locked?: LockedLogSizes): Promise<PreparedAppend> {
+    return prepareGroupAppend(tx, this.heads, appends, this.frontiers, locked);
   }
 
   async append(logId: string, entry: LedgerEntry): Promise<AppendResult> {

@@ -1,6 +1,6 @@
 import type { WitnessEndpoint } from '../config/witnesses';
 import type { Prisma } from '../db/database';
-import type { AppendResult, FoundEntry, Ledger, LedgerCheckpoint, LedgerEntry, WitnessCosignature } from '../ledger/ledger.port';
+import type { AppendResult, FoundEntry, Ledger, LedgerCheckpoint, LedgerEntry, LockedLogSizes, WitnessCosignature } from '../ledger/ledger.port';
 import type { LogHeads } from '../ledger/log-heads';
 import type { LogAppend, PreparedAppend } from '../ledger/group-append';
 import type { SqlExecutor } from '../db/sql-executor';
@@ -67,8 +67,8 @@ export class WitnessedLedger implements Ledger {
     return this.inner.appendInTransaction(tx, logId, entry);
   }
 
-  prepareGroupAppend(tx: SqlExecutor, appends: readonly LogAppend[]): Promise<PreparedAppend> {
-    return this.inner.prepareGroupAppend(tx, appends);
+  prepareGroupAppend(tx: SqlExecutor, appends: readonly LogAppend[], locked?: LockedLogSizes): Promise<PreparedAppend> {
+    return this.inner.prepareGroupAppend(tx, appends, locked);
   }
 
   appendBatch(tx: Prisma.TransactionClient, logId: string, entries: readonly LedgerEntry[]): Promise<AppendResult[]> {

@@ -12,15 +12,15 @@ type Json = Record<string, any>;
  * fills the caches; a budget states the steady state), the largest count of three calls.
  */
 const BUDGET = {
-  // Nothing per request (the API key and the issuer's sealed key row come from memory) + 5 per
+  // Nothing per request (the API key and the issuer's sealed key row come from memory) + 4 per
   // sequencer tick, whatever the number of issuers in it (typed SQL on pg, issue 19): BEGIN, lock
-  // the status lists and draw their slots, lock the logs, ONE write (credentials, slots, leaves,
-  // nodes, sizes, signed heads, outbox rows), COMMIT; a lone request is a tick of one. The read of
-  // heads + frontier nodes + present entries is skipped when every log of the tick is still at the
-  // size this instance's own last tick left it (src/ledger/frontier-cache.ts): the warm-up issuance
-  // fills that memory, as a steady stream of issuances does. A log another instance or path moved
-  // is read first (6). Measured: 5.
-  fbIssue: 5, // was 6 (the frontier read every tick), 7 (the issuer key row per request), 22 (20 per issuer batch through Prisma), 17 before the query diet
+  // the status lists, draw their slots and lock the issuers' logs (one statement), ONE write
+  // (credentials, slots, leaves, nodes, sizes, signed heads, outbox rows), COMMIT; a lone request
+  // is a tick of one. The read of heads + frontier nodes + present entries is skipped when every
+  // log of the tick is still at the size this instance's own last tick left it
+  // (src/ledger/frontier-cache.ts): the warm-up issuance fills that memory, as a steady stream of
+  // issuances does. A log another instance or path moved is read first (5). Measured: 4.
+  fbIssue: 4, // was 5 (the logs locked in a statement of their own), 6 (the frontier read every tick), 7 (the issuer key row per request), 22 (20 per issuer batch through Prisma), 17 before the query diet
   // Issue 19: API keys come from memory (src/cache/api-key-cache.ts), and a proof at a head already
   // proven against neither re-checks the size nor re-reads nodes (ProofNodeCache). The ledger entry
   // and the status bit are one statement (credgate_fb_verification_reads). Left: rate limits 2,

@@ -10,7 +10,7 @@ import { HeadsBehindError } from '../../ledger/group-append';
 import type { SqlExecutor } from '../sql-executor';
 import { hex, run } from '../sql/statement';
 import { type CredentialRow, credentialById, credentialForTenant, statusByte, verificationReads } from '../sql/family-b.sql';
-import { PROBES_PER_SLOT, lockAndPickSlots, writeIssueTick } from '../sql/family-b-issue.sql';
+import { PROBES_PER_SLOT, lockAndPickSlots, lockListsAndLogs, writeIssueTick } from '../sql/family-b-issue.sql';
 import { checkEntryHash, logNotFound } from '../../ledger/batch-append';
 import { parseLedgerId } from '../../ledger/log-id';
 import { bytesToBase64 } from '../../domain/encoding';
@@ -61,6 +61,11 @@ export interface IssueInput {
   readonly templateId: string;
   readonly issuerDidId: string;
   readonly statusListId: string;
+  /**
+   * The issuer's credential log (the one `build`'s anchor names), when known before the credential
+   * is built: the tick then locks it with the status lists, one statement fewer.
+   */
+  readonly logId?: string;
 }
 type IssueItem = IssueInput & { readonly build: (statusIndex: number) => BuiltCredential };
 
@@ -179,13 +184,14 @@ export class PrismaCredentialRepository {
   /**
    * One transaction for every status list (issuer) with queued issuances, on `pg` (or PGlite)
    * directly with prepared statements: lock the lists (sorted), draw a free slot at random for each
-   * credential and build and sign it for its slot, let the ledger lock the logs and read their heads
-   * and frontiers (`prepareGroupAppend`), then write the credentials, the lists' allocation maps, the
-   * leaves, nodes, sizes, signed heads and outbox rows in ONE statement. Six statements per tick
-   * (BEGIN and COMMIT included) whatever the number of issuers, five when every log of the tick is
-   * still where this instance's previous tick left it (the ledger then builds from the frontier it
-   * remembered and skips the read, the largest statement of a tick). A credential that cannot be
-   * built (or finds its list full) fails alone; the others commit.
+   * credential and lock the issuers' logs in the same statement, build and sign each credential for
+   * its slot, let the ledger read the logs' heads and frontiers (`prepareGroupAppend`), then write the
+   * credentials, the lists' allocation maps, the leaves, nodes, sizes, signed heads and outbox rows
+   * in ONE statement. Five statements per tick (BEGIN and COMMIT included) whatever the number of
+   * issuers, four when every log of the tick is still where this instance's previous tick left it
+   * (the ledger then builds from the frontier it remembered and skips the read, the largest
+   * statement of a tick). A credential that cannot be built (or finds its list full) fails alone;
+   * the others commit.
    */
   private async issueTick(lanes: readonly LaneBatch<IssueItem>[]): Promise<Settled<FamilyBCredentialRecord>[][]> {
     const tenants = new Set(lanes.flatMap((l) => l.items.map((i) => i.tenantId)));
@@ -226,7 +232,7 @@ export class PrismaCredentialRepository {
 
   private async issueIn(tx: SqlExecutor, lanes: readonly LaneBatch<IssueItem>[], attempt: { remembered: boolean }): Promise<IssueOutcome> {
     attempt.remembered = false;
-    const slotsOf = await this.pickSlots(tx, lanes);
+    const { slotsOf, logSizes } = await this.pickSlots(tx, lanes);
     const rows: FamilyBCredentialRecord[] = [];
     const anchors = new Map<string, AnchorRequest[]>();
     const results = lanes.map((lane) => {
@@ -264,7 +270,7 @@ export class PrismaCredentialRepository {
       });
     });
     if (rows.length === 0) return { results, heads: [] };
-    const ledger = await this.ledger.prepareGroupAppend(tx, [...anchors].map(([logId, entries]) => ({ logId, entries })));
+    const ledger = await this.ledger.prepareGroupAppend(tx, [...anchors].map(([logId, entries]) => ({ logId, entries })), logSizes);
     attempt.remembered = ledger.remembered.length > 0;
     await run(tx, writeIssueTick, [
       rows.map((r) => r.id),
@@ -287,8 +293,12 @@ export class PrismaCredentialRepository {
    * credential: each list's 16 KiB allocation map stays there (credgate_status_slots_pick). The
    * randomness is ours (CSPRNG probes, PROBES_PER_SLOT per credential), so a slot says nothing of
    * the issuance order. A list returns fewer slots than asked when it is full.
+   *
+   * When every queued issuance names its log (the service's always do), the same statement then
+   * locks those logs (by seq, after every list: the order all writers of both keep) and returns
+   * their sizes, so the ledger does not lock them in a statement of its own.
    */
-  private async pickSlots(tx: SqlExecutor, lanes: readonly LaneBatch<IssueItem>[]): Promise<Map<string, readonly number[]>> {
+  private async pickSlots(tx: SqlExecutor, lanes: readonly LaneBatch<IssueItem>[]): Promise<{ slotsOf: Map<string, readonly number[]>; logSizes: Map<string, number> | undefined }> {
     const listIds = [...new Set(lanes.map((l) => l.key))].sort();
     const wanted = new Map<string, number>();
     for (const lane of lanes) wanted.set(lane.key, (wanted.get(lane.key) ?? 0) + lane.items.length);
@@ -300,9 +310,21 @@ export class PrismaCredentialRepository {
       for (let i = 0; i < wanted.get(id)! * PROBES_PER_SLOT; i++) probes.push(randomInt(SLOT_PROBE_RANGE));
       lasts.push(probes.length);
     }
-    const rows = await run(tx, lockAndPickSlots, [listIds, probes, firsts, lasts]);
     // next_index counts the slots handed out: never more than the list holds, whatever the map says.
-    return new Map(rows.map((r) => [r.id, r.slots.slice(0, Math.max(0, STATUS_LIST_BYTES * 8 - Number(r.next_index)))]));
+    const free = (r: { next_index: number; slots: number[] }): number[] => r.slots.slice(0, Math.max(0, STATUS_LIST_BYTES * 8 - Number(r.next_index)));
+    const logIds = lanes.flatMap((l) => l.items.map((i) => i.logId));
+    if (logIds.some((id) => id === undefined)) {
+      const rows = await run(tx, lockAndPickSlots, [listIds, probes, firsts, lasts]);
+      return { slotsOf: new Map(rows.map((r) => [r.id, free(r)])), logSizes: undefined };
+    }
+    const seqs = [...new Set(logIds.map((id) => parseLedgerId(id!).toString()))];
+    const slotsOf = new Map<string, readonly number[]>();
+    const logSizes = new Map<string, number>();
+    for (const r of await run(tx, lockListsAndLogs, [listIds, probes, firsts, lasts, seqs])) {
+      if (r.seq !== null) logSizes.set(r.seq, Number(r.tree_size));
+      else slotsOf.set(r.id!, free({ next_index: r.next_index!, slots: r.slots! }));
+    }
+    return { slotsOf, logSizes };
   }
 
   /** A prepared statement on pg (src/db/sql): VP creation and reads of one credential are hot paths. */

@@ -23,6 +23,35 @@ export const lockAndPickSlots = statement<[ids: string[], probes: number[], firs
   FROM locked l JOIN unnest($1::uuid[], $3::int[], $4::int[]) AS w(id, first, last) ON l.id = w.id`,
 );
 
+/** A row of `lockListsAndLogs`: a list with its slots, or a log with its size (the other half null). */
+export interface ListOrLogRow {
+  readonly id: string | null;
+  readonly next_index: number | null;
+  readonly slots: number[] | null;
+  readonly seq: string | null;
+  readonly tree_size: number | null;
+}
+
+/**
+ * `lockAndPickSlots`, then the ledger logs of the tick's issuers locked (by seq) in the same round
+ * trip: one statement fewer per tick. The order is the one every writer of both keeps (status
+ * lists, then logs: the revocation batch and the two statements this replaces): UNION ALL runs its
+ * branches in turn, so every list is locked before the first log. A tree_size read under FOR UPDATE
+ * is the committed one of whoever held the row before (READ COMMITTED re-reads a row it waited
+ * for), which is all a tick needs of a log whose frontier it remembers (src/ledger/frontier-cache.ts);
+ * a log it must read is read by a later statement, whose snapshot follows the lock.
+ */
+export const lockListsAndLogs = statement<[ids: string[], probes: number[], firsts: number[], lasts: number[], logSeqs: string[]], ListOrLogRow>(
+  'credgate_fb_lock_lists_and_logs',
+  { status_lists: { id: 'uuid', next_index: 'int4', allocated: 'bytea' }, ledger_logs: { seq: 'int8', tree_size: 'int4' } },
+  `WITH locked AS (SELECT id, next_index, allocated FROM status_lists WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE),
+  locked_logs AS (SELECT seq, tree_size FROM ledger_logs WHERE seq = ANY($5::bigint[]) ORDER BY seq FOR UPDATE)
+  SELECT l.id::text AS id, l.next_index, credgate_status_slots_pick(l.allocated, ($2::int[])[w.first : w.last], ${PROBES_PER_SLOT}) AS slots, NULL::text AS seq, NULL::int AS tree_size
+  FROM locked l JOIN unnest($1::uuid[], $3::int[], $4::int[]) AS w(id, first, last) ON l.id = w.id
+  UNION ALL
+  SELECT NULL::text, NULL::int, NULL::int[], g.seq::text, g.tree_size FROM locked_logs g`,
+);
+
 type CredentialParams = [
   ids: string[], tenantIds: string[], templateIds: string[], issuerDidIds: string[], holders: (string | null)[],
   documents: string[], credentialHashes: string[], statusListIds: string[], statusIndices: number[], expiresAt: string[],

@@ -123,7 +123,7 @@ export class FamilyBCredentialsService {
       return this.bbs.issue({ tenantId: actor.tenantId, template, issuer, statusListId, statusListUrl: this.bbs.statusListUrl(statusListId), holder: holderDid, values, now, expires });
     }
     const record = await this.custody.use(actor.tenantId, issuer.managedKeyId, (sk) =>
-      this.credentials.issue({ tenantId: actor.tenantId, templateId: template.id, issuerDidId: issuer.id, statusListId }, (statusIndex) => {
+      this.credentials.issue({ tenantId: actor.tenantId, templateId: template.id, issuerDidId: issuer.id, statusListId, logId: issuer.topicId }, (statusIndex) => {
         const id = `urn:uuid:${randomUUID()}`;
         const document = signFamilyBCredential(
           {
