@@ -257,7 +257,7 @@ export async function createCore(
       box: new EnvelopeSecretBox(keyring),
       schemas: cachedSchemas(new PrismaSchemaRepository(db.prisma), cache),
       issued: new PrismaIssuedCredentialRepository(db),
-      issuerPointer: new PrismaIssuerDidPointer(db.prisma),
+      issuerPointer: new PrismaIssuerDidPointer(db),
       ledger,
       templateRepo: new PrismaTemplateRepository(db.prisma, ledger, cache),
       credentialRepo,

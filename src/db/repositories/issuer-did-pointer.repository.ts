@@ -1,12 +1,25 @@
 import type { IssuerDidPointer } from '../../domain/ports';
-import type { PrismaClient } from '../database';
+import type { Database, PrismaClient } from '../database';
+import type { SqlExecutor } from '../sql-executor';
+import { tenantIssuerDid } from '../sql/family-a.sql';
+import { run } from '../sql/statement';
 
+/**
+ * The tenant's Family A issuer DID. `current` is read by every Family A issuance, so it is a
+ * prepared statement on pg (no ORM on the hot path, issue 19); claiming and releasing stay on Prisma.
+ */
 export class PrismaIssuerDidPointer implements IssuerDidPointer {
-  constructor(private readonly prisma: PrismaClient) {}
+  private readonly prisma: PrismaClient;
+  private readonly sql: SqlExecutor;
+
+  constructor(db: Pick<Database, 'prisma' | 'sql'>) {
+    this.prisma = db.prisma;
+    this.sql = db.sql;
+  }
 
   async current(tenantId: string): Promise<string | null> {
-    const t = await this.prisma.tenant.findUnique({ where: { id: tenantId }, select: { issuerDidId: true } });
-    return t?.issuerDidId ?? null;
+    const [row] = await run(this.sql, tenantIssuerDid, [tenantId]);
+    return row?.issuerDidId ?? null;
   }
 
   async claim(tenantId: string, didId: string): Promise<boolean> {

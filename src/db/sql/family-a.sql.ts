@@ -55,3 +55,10 @@ export const issuedCredentialForTenant = statement<[id: string, tenantId: string
   USES,
   `SELECT ${COLUMNS} FROM issued_credentials WHERE id = $1::text AND tenant_id = $2::uuid`,
 );
+
+/** The tenant's Family A issuer DID (src/db/repositories/issuer-did-pointer.repository.ts): read by every Family A issuance. */
+export const tenantIssuerDid = statement<[tenantId: string], { issuerDidId: string | null }>(
+  'credgate_fa_tenant_issuer_did',
+  { tenants: { id: 'uuid', issuer_did_id: 'uuid' } },
+  `SELECT issuer_did_id::text AS "issuerDidId" FROM tenants WHERE id = $1::uuid`,
+);
