@@ -85,13 +85,15 @@ describe('bench/paced.js: open-loop, evenly paced load', () => {
       const at = srv.seen.map((s) => s.at).sort((a, b) => a - b);
       // 119 gaps of 5 ms: the arrivals span ~595 ms (a burst, as autocannon's overallRate sends, takes a few ms).
       expect(at.at(-1)! - at[0]!).toBeGreaterThan(500);
-      // No 100 ms window holds much more than its 20 requests.
+      // No 100 ms window holds half the run: a burst puts all 120 in one. Evenly paced, a window
+      // holds 20; a paced driver that the machine stalls sends what fell due at once when it
+      // resumes (open loop, as it must), so under a loaded CI a window may hold a few dozen.
       let most = 0;
       for (let i = 0, j = 0; i < at.length; i++) {
         while (at[i]! - at[j]! >= 100) j++;
         most = Math.max(most, i - j + 1);
       }
-      expect(most).toBeLessThanOrEqual(30);
+      expect(most).toBeLessThan(60);
     } finally {
       await srv.close();
     }
