@@ -38,7 +38,8 @@ function join(prefix: string, path: string): string {
   return joined.length > 1 ? joined.replace(/\/+$/, '') : '/';
 }
 
-function paths(raw: unknown): string[] {
+/** The string paths of a layer's path (a string, or nested arrays of them; patterns of other kinds are left out). */
+export function paths(raw: unknown): string[] {
   if (typeof raw === 'string') return [raw];
   if (Array.isArray(raw)) return raw.flat(Infinity).filter((p): p is string => typeof p === 'string');
   return [];

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { paths } from './route-table';
 
 /**
  * Routers entered only by the requests they can serve.
@@ -28,12 +29,6 @@ interface LayerLike {
 
 /** A segment express matches literally (path-to-regexp: no `:`, `*`, `{`, `(`, `?`, `+`). */
 const LITERAL = /^[A-Za-z0-9._~-]*$/;
-
-function paths(raw: unknown): string[] {
-  if (typeof raw === 'string') return [raw];
-  if (Array.isArray(raw)) return raw.flat(Infinity).map((p: unknown) => (typeof p === 'string' ? p : null)).filter((p): p is string => p !== null);
-  return [];
-}
 
 /** The lower-cased first segment of a pattern ('' for '/'), or null when it is not a plain literal. */
 function firstLiteral(pattern: string): string | null {
