@@ -71,3 +71,21 @@ describe('credgate_status_slots_pick', () => {
     expect(a).toEqual([0, 1, 2, 3].map((k) => probes[k * PER_SLOT]! % (2048 * 8)));
   });
 });
+
+describe('storage of the maps (migration 20261127180000_status_maps_uncompressed)', () => {
+  test('every status list map is stored EXTERNAL (uncompressed)', async () => {
+    const rows = await suite.db.sql.query<{ tbl: string; col: string; storage: string }>(
+      `SELECT c.relname AS tbl, a.attname AS col, a.attstorage AS storage FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+        WHERE c.relname IN ('status_lists', 'vc_status_lists', 'token_status_lists') AND a.attname IN ('bits', 'allocated') ORDER BY 1, 2`,
+    );
+    // Each tick rewrites its list's map: pglz took most of the tick's write compressing random bits.
+    expect(rows.map((r) => `${r.tbl}.${r.col}=${r.storage}`)).toEqual([
+      'status_lists.allocated=e',
+      'status_lists.bits=e',
+      'token_status_lists.allocated=e',
+      'token_status_lists.bits=e',
+      'vc_status_lists.allocated=e',
+      'vc_status_lists.bits=e',
+    ]);
+  });
+});
