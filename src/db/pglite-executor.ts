@@ -1,9 +1,12 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
-import type { SqlExecutor } from './sql-executor';
+import type { SqlExecutor, TxExecutor } from './sql-executor';
 
 type PgliteLike = Pick<PGlite, 'exec' | 'query'> | Transaction;
 
-class PgliteTxExecutor implements SqlExecutor {
+class PgliteTxExecutor implements TxExecutor {
+  /** Statements sent by `queryAtCommit`, answered before the transaction commits. */
+  private readonly inFlight: Promise<unknown>[] = [];
+
   constructor(private readonly db: PgliteLike) {}
 
   async exec(sql: string): Promise<void> {
@@ -15,7 +18,20 @@ class PgliteTxExecutor implements SqlExecutor {
     return res.rows;
   }
 
-  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  queryAtCommit(sql: string, params: readonly unknown[]): void {
+    const sent = this.query(sql, params);
+    // Awaited by `settled` before the commit; until then its failure must not count as unhandled.
+    sent.catch(() => undefined);
+    this.inFlight.push(sent);
+  }
+
+  /** Waits for every statement sent by `queryAtCommit`; throws the first failure. */
+  async settled(): Promise<void> {
+    const failed = (await Promise.allSettled(this.inFlight.splice(0))).find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  transaction<T>(fn: (tx: TxExecutor) => Promise<T>): Promise<T> {
     return fn(this);
   }
 }
@@ -26,7 +42,23 @@ export class PgliteExecutor extends PgliteTxExecutor {
     super(pglite);
   }
 
-  override transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.pglite.transaction((tx) => fn(new PgliteTxExecutor(tx)));
+  override transaction<T>(fn: (tx: TxExecutor) => Promise<T>): Promise<T> {
+    return this.pglite.transaction(async (tx) => {
+      const inner = new PgliteTxExecutor(tx);
+      let out: T;
+      try {
+        out = await fn(inner);
+      } catch (e) {
+        // As on PostgreSQL: a failed statement left in flight came first, so its error is thrown.
+        throw await inner.settled().then(
+          () => e,
+          (failed: unknown) => failed,
+        );
+      }
+      // In process there is no round trip to save: the statements left in flight are only
+      // awaited here, so a failure rolls the transaction back as on PostgreSQL.
+      await inner.settled();
+      return out;
+    });
   }
 }

@@ -26,6 +26,11 @@ export function sessionSettings(t: DbTimeouts): PoolConfig {
     connectionTimeoutMillis: Math.max(t.statementTimeoutMs, t.connectTimeoutMs),
     Client: clientWithConnectTimeout(t.connectTimeoutMs),
     keepAlive: true,
+    // Each statement is written at once instead of after the previous answer (node-postgres'
+    // pipeline mode; every statement keeps its own Sync, so a failure stays its own). Only a
+    // transaction issues several at once: BEGIN with its first statement, its last write with
+    // COMMIT (src/db/pg-executor.ts). Nothing here reads through portals, the one thing the mode refuses.
+    pipeline: true,
   };
 }
 

@@ -7,8 +7,8 @@ import type { Database, Prisma, PrismaClient } from '../database';
 import { type SequencerOptions, type SequencerStats, type Settled, Sequencer } from '../../ledger/sequencer';
 import { GroupSequencer, type LaneBatch } from '../../ledger/group-sequencer';
 import { HeadsBehindError } from '../../ledger/group-append';
-import type { SqlExecutor } from '../sql-executor';
-import { hex, run } from '../sql/statement';
+import type { SqlExecutor, TxExecutor } from '../sql-executor';
+import { hex, run, runAtCommit } from '../sql/statement';
 import { type CredentialRow, credentialById, credentialForTenant, statusByte, verificationReads } from '../sql/family-b.sql';
 import { PROBES_PER_SLOT, lockAndPickSlots, lockListsAndLogs, writeIssueTick } from '../sql/family-b-issue.sql';
 import { checkEntryHash, logNotFound } from '../../ledger/batch-append';
@@ -190,7 +190,8 @@ export class PrismaCredentialRepository {
    * in ONE statement. Five statements per tick (BEGIN and COMMIT included) whatever the number of
    * issuers, four when every log of the tick is still where this instance's previous tick left it
    * (the ledger then builds from the frontier it remembered and skips the read, the largest
-   * statement of a tick). A credential that cannot be built (or finds its list full) fails alone;
+   * statement of a tick). On PostgreSQL those four are two round trips: BEGIN goes out with the
+   * lock, and the write with the COMMIT. A credential that cannot be built (or finds its list full) fails alone;
    * the others commit.
    */
   private async issueTick(lanes: readonly LaneBatch<IssueItem>[]): Promise<Settled<FamilyBCredentialRecord>[][]> {
@@ -230,7 +231,7 @@ export class PrismaCredentialRepository {
     }
   }
 
-  private async issueIn(tx: SqlExecutor, lanes: readonly LaneBatch<IssueItem>[], attempt: { remembered: boolean }): Promise<IssueOutcome> {
+  private async issueIn(tx: TxExecutor, lanes: readonly LaneBatch<IssueItem>[], attempt: { remembered: boolean }): Promise<IssueOutcome> {
     attempt.remembered = false;
     const { slotsOf, logSizes } = await this.pickSlots(tx, lanes);
     const rows: FamilyBCredentialRecord[] = [];
@@ -272,7 +273,8 @@ export class PrismaCredentialRepository {
     if (rows.length === 0) return { results, heads: [] };
     const ledger = await this.ledger.prepareGroupAppend(tx, [...anchors].map(([logId, entries]) => ({ logId, entries })), logSizes);
     attempt.remembered = ledger.remembered.length > 0;
-    await run(tx, writeIssueTick, [
+    // Sent with the COMMIT (one round trip for both); a failure still fails the whole tick.
+    runAtCommit(tx, writeIssueTick, [
       rows.map((r) => r.id),
       rows.map((r) => r.tenantId),
       rows.map((r) => r.templateId),

@@ -5,7 +5,7 @@ import type { VcStatusChange, VcStatusListRecord, VcStatusPurpose, VcStatusRepos
 import type { Database, Prisma, PrismaClient } from '../database';
 import { isUniqueViolation } from '../prisma-errors';
 import type { SqlExecutor } from '../sql-executor';
-import { run } from '../sql/statement';
+import { run, runAtCommit } from '../sql/statement';
 import { insertVcList, lockCurrentVcList, takeVcSlot } from '../sql/vc-api.sql';
 import { retryTransaction } from '../transaction-retry';
 
@@ -65,7 +65,9 @@ export class PrismaVcStatusRepository implements VcStatusRepository {
             const list = await this.currentList(tx, input.tenantId, input.issuerId, purpose);
             const index = pickFreeSlot(list.allocated);
             if (index === null) throw new Error('a status list with free slots has none');
-            await run(tx, takeVcSlot, [list.id, pgBitOf(index), index, input.tenantId, input.credentialId, purpose]);
+            // Not awaited: it travels with the next purpose's lock or with the COMMIT, and a
+            // failure (a credential id already issued) still fails the whole transaction.
+            runAtCommit(tx, takeVcSlot, [list.id, pgBitOf(index), index, input.tenantId, input.credentialId, purpose]);
             slots.push({ listId: list.id, index, purpose });
           }
           return build(slots);

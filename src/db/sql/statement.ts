@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../sql-executor';
+import type { SqlExecutor, TxExecutor } from '../sql-executor';
 
 /** A PostgreSQL column type as the hand-written statements bind and read it. */
 export type ColumnType = 'text' | 'uuid' | 'bytea' | 'int4' | 'int8' | 'bool' | 'jsonb' | 'timestamptz';
@@ -28,6 +28,14 @@ export function statement<P extends readonly unknown[], R>(name: string, uses: S
 /** Runs a statement as a named (prepared) query on the executor's connection. */
 export function run<P extends readonly unknown[], R>(db: SqlExecutor, s: Statement<P, R>, params: P): Promise<R[]> {
   return db.query<R>(s.text, params, s.name);
+}
+
+/**
+ * Sends a statement as a transaction's last write without waiting for its answer: it travels with
+ * the COMMIT, and its failure fails the transaction (`TxExecutor.queryAtCommit`).
+ */
+export function runAtCommit<P extends readonly unknown[], R>(tx: TxExecutor, s: Statement<P, R>, params: P): void {
+  tx.queryAtCommit(s.text, params, s.name);
 }
 
 /** Lower-case hex of bytes, the wire form of bytea parameters in these statements. */
