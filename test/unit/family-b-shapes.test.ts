@@ -1,6 +1,6 @@
 import { generateSecp256k1Keypair } from '../../src/domain/keys';
-import { FAMILY_B_CREDENTIAL_CONTEXT, familyBShapeProblem, familyBValidityProblem, signFamilyBCredential } from '../../src/domain/credentials/family-b-credential';
-import { PRESENTATION_CONTEXT, presentationShapeProblem } from '../../src/domain/presentations';
+import { FAMILY_B_CREDENTIAL_CONTEXT, checkSubject, familyBShapeProblem, familyBValidityProblem, signFamilyBCredential, verifyFamilyBSignature } from '../../src/domain/credentials/family-b-credential';
+import { PRESENTATION_CONTEXT, createSdCredentialPayload, presentationShapeProblem } from '../../src/domain/presentations';
 
 type Json = Record<string, any>;
 const clone = (d: Json): Json => JSON.parse(JSON.stringify(d)) as Json;
@@ -20,6 +20,36 @@ const credential = signFamilyBCredential(
   },
   keys.privateKey,
 );
+
+describe('Family B signing with disclosures made beforehand (the service makes them before the tick)', () => {
+  const input = {
+    id: 'urn:uuid:6f1d2c1e-0000-4000-8000-000000000002',
+    templateName: 'Badge',
+    issuer: 'did:credgate:local:issuer',
+    holder: null,
+    issuanceDate: '2026-01-01T00:00:00Z',
+    expirationDate: '2027-01-01T00:00:00Z',
+    values: { name: 'Ada', level: 3 },
+    credentialStatus: { id: 'https://x/status/1#6', type: 'BitstringStatusListEntry', statusPurpose: 'revocation', statusListIndex: '6', statusListCredential: 'https://x/status/1' },
+    verificationMethod: 'did:credgate:local:issuer#keys-1',
+    created: '2026-01-01T00:00:00Z',
+  };
+
+  test('the credential carries exactly the given disclosures, its signature and subject check hold', () => {
+    const sd = createSdCredentialPayload(input.values);
+    const signed = signFamilyBCredential({ ...input, sd }, keys.privateKey);
+    expect(signed['proof'].disclosures).toEqual(sd.disclosures);
+    expect(verifyFamilyBSignature(signed, keys.publicKey)).toBe(true);
+    expect(checkSubject(signed, { all: true })).toMatchObject({ ok: true });
+  });
+
+  test('without them, fresh salts are drawn: two signings of the same input differ', () => {
+    const a = signFamilyBCredential(input, keys.privateKey);
+    const b = signFamilyBCredential(input, keys.privateKey);
+    expect(a['proof'].disclosures).not.toEqual(b['proof'].disclosures);
+    expect(verifyFamilyBSignature(a, keys.publicKey) && verifyFamilyBSignature(b, keys.publicKey)).toBe(true);
+  });
+});
 
 describe('Family B credential shape (context pinning, signed members only)', () => {
   test('an issued credential passes', () => {

@@ -1,7 +1,7 @@
 import { sha256 } from '../hash/sha256';
 import { canonicalBytes } from '../canonical';
 import { CREDENTIALS_V1_URL, CREDGATE_V1_CONTEXT_URL } from '../contexts';
-import { type DisclosedCredentialCheck, checkDisclosedCredential, createSdCredentialPayload, sdCommitment, sdDigestList } from '../presentations';
+import { type DisclosedCredentialCheck, type SdCredentialPayload, checkDisclosedCredential, createSdCredentialPayload, sdCommitment, sdDigestList } from '../presentations';
 import { signDetachedEs256k, verifyDetachedEs256k } from './es256k-detached';
 import { isRfc3339DateTime } from '../templates/date-values';
 
@@ -20,6 +20,12 @@ export interface FamilyBCredentialInput {
   readonly credentialStatus: Json;
   readonly verificationMethod: string;
   readonly created: string;
+  /**
+   * The salted digests and disclosures of `values` (createSdCredentialPayload), when made
+   * beforehand: the service makes them before the issuer's tick, so the tick, which holds the
+   * issuer's status list locked, only signs. Made here when absent.
+   */
+  readonly sd?: SdCredentialPayload;
 }
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -58,7 +64,7 @@ export function commitmentOf(credential: Json): Uint8Array {
 
 /** Issues (signs) a credential with the issuer's secp256k1 key. */
 export function signFamilyBCredential(input: FamilyBCredentialInput, issuerPrivateKey: Uint8Array): Json {
-  const { digests, disclosures } = createSdCredentialPayload(input.values);
+  const { digests, disclosures } = input.sd ?? createSdCredentialPayload(input.values);
   const unsigned: Json = {
     '@context': [CREDENTIALS_V1_URL, CREDGATE_V1_CONTEXT_URL],
     id: input.id,

@@ -8,6 +8,7 @@ import { signDetachedEs256k } from '../../domain/credentials/es256k-detached';
 import { formatDocumentId, parseServiceDid } from '../../domain/dids/service-did';
 import { bytesToHex, hexToBytes } from '../../domain/encoding';
 import { verifyInclusion } from '../../domain/merkle';
+import { createSdCredentialPayload } from '../../domain/presentations';
 import type { Clock, DidRecord, DidRepository, FamilyBCredentialRecord, KeyCustody } from '../../domain/ports';
 import { Bitstring, buildStatusListCredential, buildStatusListEntry, encodeList, parseStatusListIndex } from '../../domain/status-list';
 import { addExpiration, isDid, validateTemplateSubject, type TemplateAttribute, type TemplateExpiration } from '../../domain/templates';
@@ -122,9 +123,13 @@ export class FamilyBCredentialsService {
     if (template.proofSuite === 'bbs-2023') {
       return this.bbs.issue({ tenantId: actor.tenantId, template, issuer, statusListId, statusListUrl: this.bbs.statusListUrl(statusListId), holder: holderDid, values, now, expires });
     }
+    // Everything that does not depend on the status slot is made here, before the tick: the tick
+    // holds the issuer's list locked while it builds, so it should only sign. A subject that
+    // cannot be disclosed fails here, outside any tick.
+    const id = `urn:uuid:${randomUUID()}`;
+    const sd = createSdCredentialPayload(values);
     const record = await this.custody.use(actor.tenantId, issuer.managedKeyId, (sk) =>
       this.credentials.issue({ tenantId: actor.tenantId, templateId: template.id, issuerDidId: issuer.id, statusListId, logId: issuer.topicId }, (statusIndex) => {
-        const id = `urn:uuid:${randomUUID()}`;
         const document = signFamilyBCredential(
           {
             id,
@@ -137,6 +142,7 @@ export class FamilyBCredentialsService {
             credentialStatus: { ...buildStatusListEntry({ listCredentialUrl: this.statusListUrl(statusListId), index: statusIndex, purpose: 'revocation' }) },
             verificationMethod: `${formatDocumentId(issuer.did, issuer.ledgerFileId)}#keys-1`,
             created: isoSeconds(now),
+            sd,
           },
           sk,
         );
