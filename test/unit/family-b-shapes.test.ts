@@ -37,15 +37,15 @@ describe('Family B signing with disclosures made beforehand (the service makes t
 
   test('the credential carries exactly the given disclosures, its signature and subject check hold', () => {
     const sd = createSdCredentialPayload(input.values);
-    const signed = signFamilyBCredential({ ...input, sd }, keys.privateKey);
+    const signed = signFamilyBCredential({ ...input, sd }, keys.privateKey) as Json;
     expect(signed['proof'].disclosures).toEqual(sd.disclosures);
     expect(verifyFamilyBSignature(signed, keys.publicKey)).toBe(true);
     expect(checkSubject(signed, { all: true })).toMatchObject({ ok: true });
   });
 
   test('without them, fresh salts are drawn: two signings of the same input differ', () => {
-    const a = signFamilyBCredential(input, keys.privateKey);
-    const b = signFamilyBCredential(input, keys.privateKey);
+    const a = signFamilyBCredential(input, keys.privateKey) as Json;
+    const b = signFamilyBCredential(input, keys.privateKey) as Json;
     expect(a['proof'].disclosures).not.toEqual(b['proof'].disclosures);
     expect(verifyFamilyBSignature(a, keys.publicKey) && verifyFamilyBSignature(b, keys.publicKey)).toBe(true);
   });
