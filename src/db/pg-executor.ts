@@ -1,9 +1,10 @@
 import type { Pool, PoolClient, QueryResult } from 'pg';
+import { InFlight } from './in-flight';
 import type { SqlExecutor, TxExecutor } from './sql-executor';
 
 class PgClientExecutor implements TxExecutor {
   /** Statements sent by `queryAtCommit`, answered before (or with) the COMMIT. */
-  private readonly inFlight: Promise<unknown>[] = [];
+  private readonly inFlight = new InFlight();
 
   constructor(private readonly client: PoolClient) {}
 
@@ -16,16 +17,12 @@ class PgClientExecutor implements TxExecutor {
   }
 
   queryAtCommit(sql: string, params: readonly unknown[], name?: string): void {
-    const sent = this.send(sql, params, name);
-    // Awaited by `settled` at COMMIT; until then its failure must not count as unhandled.
-    sent.catch(() => undefined);
-    this.inFlight.push(sent);
+    this.inFlight.add(this.send(sql, params, name));
   }
 
   /** Waits for every statement sent by `queryAtCommit`; throws the first failure. */
-  async settled(): Promise<void> {
-    const failed = (await Promise.allSettled(this.inFlight.splice(0))).find((r) => r.status === 'rejected');
-    if (failed) throw failed.reason;
+  settled(): Promise<void> {
+    return this.inFlight.settled();
   }
 
   transaction<T>(fn: (tx: TxExecutor) => Promise<T>): Promise<T> {

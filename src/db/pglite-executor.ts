@@ -1,11 +1,12 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
+import { InFlight } from './in-flight';
 import type { SqlExecutor, TxExecutor } from './sql-executor';
 
 type PgliteLike = Pick<PGlite, 'exec' | 'query'> | Transaction;
 
 class PgliteTxExecutor implements TxExecutor {
   /** Statements sent by `queryAtCommit`, answered before the transaction commits. */
-  private readonly inFlight: Promise<unknown>[] = [];
+  private readonly inFlight = new InFlight();
 
   constructor(private readonly db: PgliteLike) {}
 
@@ -19,16 +20,12 @@ class PgliteTxExecutor implements TxExecutor {
   }
 
   queryAtCommit(sql: string, params: readonly unknown[]): void {
-    const sent = this.query(sql, params);
-    // Awaited by `settled` before the commit; until then its failure must not count as unhandled.
-    sent.catch(() => undefined);
-    this.inFlight.push(sent);
+    this.inFlight.add(this.query(sql, params));
   }
 
   /** Waits for every statement sent by `queryAtCommit`; throws the first failure. */
-  async settled(): Promise<void> {
-    const failed = (await Promise.allSettled(this.inFlight.splice(0))).find((r) => r.status === 'rejected');
-    if (failed) throw failed.reason;
+  settled(): Promise<void> {
+    return this.inFlight.settled();
   }
 
   transaction<T>(fn: (tx: TxExecutor) => Promise<T>): Promise<T> {
