@@ -16,14 +16,17 @@ import { request } from '../support/http';
 import { unwrap } from '../support/family-a-fixtures';
 
 type Json = Record<string, any>;
-// No shared topic: every log of a DID made here has its own entities.
+// No shared topic: every log of a DID made here has its own entities. The fake node answers in
+// this process, so its answers wait on the same event loop as the service: under a loaded CI
+// machine a 1 s gRPC deadline ran out on a healthy node (503 at DID creation). A stopped node
+// refuses connections at once, so the longer deadlines do not lengthen the outage tests much.
 const { hedera, server } = useHederaServer((base) => ({
   ...base,
   perDid: true,
-  entityTimeoutMs: 3000,
+  entityTimeoutMs: 8000,
   maxAttempts: 2,
-  requestTimeoutMs: 2000,
-  grpcDeadlineMs: 1000,
+  requestTimeoutMs: 5000,
+  grpcDeadlineMs: 3000,
   mirrorPollMs: 20,
   mirrorWaitMs: 2000,
 }) as HederaSettings);

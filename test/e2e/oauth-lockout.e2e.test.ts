@@ -12,13 +12,23 @@ import { useTestServer } from '../support/harness';
  * a proxy the operator trusts (CREDGATE_TRUST_PROXY).
  */
 const BUDGET = 20;
+/**
+ * The counters' windows are fixed (aligned to multiples of their length on the database clock):
+ * a burst that straddles a window's end starts again from zero, and would not be locked out at
+ * the 21st request. Long windows, and no test starts in the last seconds of one.
+ */
+const WINDOW_SECONDS = 3600;
+beforeEach(async () => {
+  const untilEnd = WINDOW_SECONDS - ((Date.now() / 1000) % WINDOW_SECONDS);
+  if (untilEnd < 30) await new Promise((r) => setTimeout(r, (untilEnd + 1) * 1000));
+}, 60_000);
 
 /** The default configuration: trust proxy off. */
-const direct = useTestServer(() => ({ env: { rateLimits: { windowSeconds: 60, perApiKey: 1_000_000, perCredential: 1_000_000, perIp: 1_000_000, oauthFailuresPerIp: BUDGET } } }));
+const direct = useTestServer(() => ({ env: { rateLimits: { windowSeconds: WINDOW_SECONDS, perApiKey: 1_000_000, perCredential: 1_000_000, perIp: 1_000_000, oauthFailuresPerIp: BUDGET } } }));
 /** Behind a proxy at 127.0.0.1: a request from 127.0.0.1 comes through the trusted hop, one from 127.0.0.2 does not. */
 const proxied = useTestServer(() => ({
   env: {
-    rateLimits: { windowSeconds: 60, perApiKey: 1_000_000, perCredential: 1_000_000, perIp: 1_000_000, oauthFailuresPerIp: BUDGET },
+    rateLimits: { windowSeconds: WINDOW_SECONDS, perApiKey: 1_000_000, perCredential: 1_000_000, perIp: 1_000_000, oauthFailuresPerIp: BUDGET },
     trustProxy: { kind: 'addresses', addresses: ['127.0.0.1'] },
   },
 }));

@@ -98,6 +98,12 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const server: Server = await new Promise((resolve) => {
     const s = app.http.listen(options.port ?? 0, '127.0.0.1', () => resolve(s));
   });
+  // The server shares this process's event loop with the test: a test that computes for seconds
+  // (a local ZK proof) blocks both, and when it returns, the server's keep-alive timeout (Node's
+  // 5 s) and the test's next request on that idle socket race: ECONNRESET (see
+  // test/support/process.ts, the same race with a blocking CLI run). Idle sockets of an
+  // in-process server stay open longer than any such pause.
+  server.keepAliveTimeout = 120_000;
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   const close = async (): Promise<void> => {
