@@ -1,9 +1,9 @@
 import { sha256 } from '../hash/sha256';
-import { randomBytes as cryptoRandomBytes } from '@noble/hashes/utils.js';
 import { AppError, type FieldIssue } from '../../errors';
 import { canonicalBytes, canonicalize } from '../canonical';
 import { base64UrlToBytes, bytesToBase64Url } from '../encoding/base64';
 import { drawRandom, type RandomBytes } from '../keys/ed25519';
+import { pooledRandomBytes } from '../random/pooled-random';
 
 /*
  * Selective disclosure in the manner of SD-JWT (RFC 9901, formerly
@@ -134,7 +134,7 @@ export function verifyDisclosure(disclosure: string, expectedName: string, diges
  */
 export function createSdCredentialPayload(
   subject: Record<string, unknown>,
-  random: RandomBytes = cryptoRandomBytes,
+  random: RandomBytes = pooledRandomBytes,
 ): SdCredentialPayload {
   if (!isRecord(subject)) throw invalid('credentialSubject must be an object');
   const names = Object.keys(subject);
