@@ -12,6 +12,6 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/'],
   // A page load plus a few clicks on a 2-core machine shared with other work.
   testTimeout: 120000,
-  // One Chromium at a time: each file starts its own browser and server.
-  maxWorkers: 1,
+  // Two files at once (each starts its own browser and server): the Swagger UI shards use both cores.
+  maxWorkers: 2,
 };

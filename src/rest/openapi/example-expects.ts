@@ -9,7 +9,7 @@
  * credential no issuer here signed (which must fail). Those operations carry
  * `x-example-expects: { status, why }` in /openapi.json: the error the example shows, and what to
  * put in instead. `notSent`: Swagger UI sends nothing until files are chosen.
- * test/browser/swagger-execute.browser.test.ts presses Execute on every operation and holds each
+ * test/browser/support/swagger-execute.ts presses Execute on every operation and holds each
  * to this table: a mark that no longer matches (the example now succeeds, or fails otherwise) fails it.
  */
 export interface ExampleExpectation {

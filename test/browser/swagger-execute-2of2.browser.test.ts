@@ -1,0 +1,4 @@
+import { swaggerExecuteShard } from './support/swagger-execute';
+
+// Shard 2 of 2 of the Swagger UI "Try it out" test (test/browser/support/swagger-execute.ts).
+swaggerExecuteShard(1, 2);
