@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { DB_TIMEOUT_DEFAULTS } from '../../src/config/limits';
 import { rootFromLeafHashes } from '../../src/domain/merkle';
 import { useTestServer } from '../support/harness';
 import { unwrap } from '../support/family-a-fixtures';
 import { type FamilyBTransport, graphqlFamilyB, restFamilyB } from '../support/family-b-transports';
 import { type Transport, graphqlTransport, restTransport } from '../support/transports';
 
-const server = useTestServer();
+// 200 requests at once make the pool open all its connections together. On a loaded 2-core CI
+// machine opening one once took over the 2 s default connect bound, and those issues answered 503
+// "the database is unavailable" (a fresh-clone CI run, stop 26). This file is about ordering under
+// concurrency; the connect bound has its own tests (faults-db-outage, pg-executor-outage).
+const server = useTestServer(() => ({ env: { dbTimeouts: { ...DB_TIMEOUT_DEFAULTS, connectTimeoutMs: 20_000 } } }));
 
 describe.each(['REST', 'GraphQL'])('Family B under concurrency through %s', (name) => {
   let t: FamilyBTransport;
