@@ -106,46 +106,46 @@ function tagsOfShard(all: readonly Documented[], shard: number, shards: number):
 
 /** Registers the test of shard `shard` (0-based) of `shards`. */
 export function swaggerExecuteShard(shard: number, shards: number): void {
-const server = useTestServer();
-const browser = withBrowser();
-test(`every operation in /docs executes with its example after Authorize, twice, as its document says (tags ${shard + 1} of every ${shards})`, async () => {
-  const doc = (await request(server.baseUrl, 'GET', '/openapi.json')).json as Json;
-  // SWAGGER_ONLY=id,id… narrows a run to those operations while working on them.
-  const only = process.env['SWAGGER_ONLY']?.split(',');
-  const all = documentedOperations(doc);
-  const mine = tagsOfShard(all, shard, shards);
-  const operations = all.filter((o) => mine.has(o.tag) && (!only || only.includes(o.operationId)));
-  // Every shard has work, and together they cover the whole document (over 100 operations).
-  if (!only) expect(all.length).toBeGreaterThan(100);
-  if (!only) expect(operations.length).toBeGreaterThan(20);
-  const key = await server.apiKey('acme', ['admin']);
+  const server = useTestServer();
+  const browser = withBrowser();
+  test(`every operation in /docs executes with its example after Authorize, twice, as its document says (shard ${shard + 1} of ${shards})`, async () => {
+    const doc = (await request(server.baseUrl, 'GET', '/openapi.json')).json as Json;
+    // SWAGGER_ONLY=id,id… narrows a run to those operations while working on them.
+    const only = process.env['SWAGGER_ONLY']?.split(',');
+    const all = documentedOperations(doc);
+    const mine = tagsOfShard(all, shard, shards);
+    const operations = all.filter((o) => mine.has(o.tag) && (!only || only.includes(o.operationId)));
+    // Every shard has work, and together they cover the whole document (over 100 operations).
+    if (!only) expect(all.length).toBeGreaterThan(100);
+    if (!only) expect(operations.length).toBeGreaterThan(20);
+    const key = await server.apiKey('acme', ['admin']);
 
-  const { page, foreignRequests, errors } = await browser.openPage(server, '/docs');
-  await page.locator('.opblock').first().waitFor();
-  await authorize(page, key);
-  // The token endpoint answers a failed client authentication 401 with `WWW-Authenticate: Basic`
-  // (RFC 6749 §5.2), on which a browser opens its own login dialog and holds the request (headless:
-  // for ever). The page gets the answer without that header; the status is the server's.
-  await page.route('**/oauth/token', async (route) => {
-    const response = await route.fetch();
-    const { 'www-authenticate': _challenge, ...headers } = response.headers();
-    await route.fulfill({ response, headers });
-  });
+    const { page, foreignRequests, errors } = await browser.openPage(server, '/docs');
+    await page.locator('.opblock').first().waitFor();
+    await authorize(page, key);
+    // The token endpoint answers a failed client authentication 401 with `WWW-Authenticate: Basic`
+    // (RFC 6749 §5.2), on which a browser opens its own login dialog and holds the request (headless:
+    // for ever). The page gets the answer without that header; the status is the server's.
+    await page.route('**/oauth/token', async (route) => {
+      const response = await route.fetch();
+      const { 'www-authenticate': _challenge, ...headers } = response.headers();
+      await route.fulfill({ response, headers });
+    });
 
-  const problems: string[] = [];
-  for (const round of [1, 2]) {
-    for (const o of round === 1 ? operations : operations.filter((w) => w.writes)) {
-      const got = await execute(page, o.operationId, o.notSent).catch((e: Error) => `error: ${e.message.split('\n')[0]}`);
-      const want = o.notSent ? 'not sent' : (o.expects ?? 'success');
-      const ok = typeof got !== 'number' ? got === want : got < 400 ? want === 'success' : got === want;
-      if (got === 'no answer' || (typeof got === 'string' && got.startsWith('error:'))) await screenshot(page, `swagger-${o.operationId}`).catch(() => undefined);
-      if (only) console.log(round, o.operationId, got);
-      if (!ok) problems.push(`round ${round}: ${o.label} (${o.operationId}) answered ${got}, the document expects ${want}`);
+    const problems: string[] = [];
+    for (const round of [1, 2]) {
+      for (const o of round === 1 ? operations : operations.filter((w) => w.writes)) {
+        const got = await execute(page, o.operationId, o.notSent).catch((e: Error) => `error: ${e.message.split('\n')[0]}`);
+        const want = o.notSent ? 'not sent' : (o.expects ?? 'success');
+        const ok = typeof got !== 'number' ? got === want : got < 400 ? want === 'success' : got === want;
+        if (got === 'no answer' || (typeof got === 'string' && got.startsWith('error:'))) await screenshot(page, `swagger-${o.operationId}`).catch(() => undefined);
+        if (only) console.log(round, o.operationId, got);
+        if (!ok) problems.push(`round ${round}: ${o.label} (${o.operationId}) answered ${got}, the document expects ${want}`);
+      }
     }
-  }
-  expect(problems).toEqual([]);
-  expect(foreignRequests).toEqual([]);
-  // The browser reports each 4xx the page received as a console error; the marks cover those.
-  expect(errors.filter((e) => !/the server responded with a status of 4\d\d/.test(e))).toEqual([]);
-}, 1_500_000);
+    expect(problems).toEqual([]);
+    expect(foreignRequests).toEqual([]);
+    // The browser reports each 4xx the page received as a console error; the marks cover those.
+    expect(errors.filter((e) => !/the server responded with a status of 4\d\d/.test(e))).toEqual([]);
+  }, 1_500_000);
 }
