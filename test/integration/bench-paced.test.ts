@@ -173,14 +173,22 @@ describe('bench/drive.js driveService at a rate (through the driver child proces
       expect(r.failures).toBe(20);
       expect(r.p99).toBeGreaterThan(0);
       expect(Number.isFinite(r.cpuMsPerOp)).toBe(true);
-      const first = srv.seen.slice(0, 4);
-      expect(first.map((s) => s.headers['x-api-key'])).toEqual(['key-a', 'key-b', 'key-c', 'key-d']);
-      expect(first.map((s) => s.body)).toEqual(picks.map((p) => p.body));
-      expect(first[3]?.headers['x-extra']).toBe('1');
-      for (const s of first) {
-        expect(s.method).toBe('POST');
-        expect(s.url).toBe('/graphql');
-        expect(s.headers['content-type']).toBe('application/json');
+      // Every pick arrives as it was picked (key, body, headers), each as often as the others (the
+      // picks go round-robin over the warm-up and the run). Arrival order is not compared: over
+      // several keep-alive connections the fourth request once arrived after the fifth (a
+      // fresh-clone CI run).
+      expect(srv.seen.length).toBeGreaterThanOrEqual(20);
+      expect(srv.seen.length % picks.length).toBe(0);
+      for (const p of picks) {
+        const got = srv.seen.filter((s) => s.headers['x-api-key'] === p.apiKey);
+        expect(got).toHaveLength(srv.seen.length / picks.length);
+        for (const s of got) {
+          expect(s.body).toBe(p.body);
+          expect(s.headers['x-extra']).toBe(p.headers?.['x-extra']);
+          expect(s.method).toBe('POST');
+          expect(s.url).toBe('/graphql');
+          expect(s.headers['content-type']).toBe('application/json');
+        }
       }
 
       // A fixed REST request: the caller's key and headers; a 200 with "errors" is not a GraphQL failure there.
